@@ -1,0 +1,72 @@
+'use strict';
+// Creates the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when both are set; does nothing otherwise,
+// and never touches an existing account (running it twice is harmless).
+// Seeders stand alone (no imports from src/), so the stored password format of SPEC 5.5 is produced here:
+// pbkdf2:<iterations>:<salt_hex>:<hash_hex>, PBKDF2-SHA256, 16-byte salt, 256-bit key.
+const crypto = require('node:crypto');
+const { promisify } = require('node:util');
+
+const pbkdf2 = promisify(crypto.pbkdf2);
+
+async function hashPassword(password, iterations) {
+  const salt = crypto.randomBytes(16);
+  const hash = await pbkdf2(password, salt, iterations, 32, 'sha256');
+  return `pbkdf2:${iterations}:${salt.toString('hex')}:${hash.toString('hex')}`;
+}
+
+module.exports = {
+  async up(queryInterface) {
+    const email = (process.env.ADMIN_EMAIL || '').trim().toLowerCase();
+    const password = process.env.ADMIN_PASSWORD || '';
+    if (!email || !password) {
+      console.log('ADMIN_EMAIL / ADMIN_PASSWORD not set: no admin seeded');
+      return;
+    }
+    if (password.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters');
+    const [existing] = await queryInterface.sequelize.query('SELECT id FROM users WHERE email = ?', {
+      replacements: [email],
+    });
+    if (existing.length > 0) return;
+
+    const iterations = Number(process.env.PASSWORD_PBKDF2_ITERATIONS) || 100000;
+    const id = crypto.randomUUID();
+    const now = new Date();
+    const baseName = email.split('@')[0].replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 48) || 'admin';
+    const [taken] = await queryInterface.sequelize.query('SELECT id FROM users WHERE username = ?', {
+      replacements: [baseName],
+    });
+    const username = taken.length > 0 ? `${baseName}-${id.slice(0, 8)}` : baseName;
+    const transaction = await queryInterface.sequelize.transaction();
+    try {
+      await queryInterface.bulkInsert(
+        'users',
+        [{
+          id,
+          email,
+          username,
+          role: 'admin',
+          active: true,
+          password_hash: await hashPassword(password, iterations),
+          token_epoch: 0,
+          created_at: now,
+          updated_at: now,
+        }],
+        { transaction },
+      );
+      await queryInterface.bulkInsert(
+        'user_profiles',
+        [{ user_id: id, data: '{}', created_at: now, updated_at: now }],
+        { transaction },
+      );
+      await transaction.commit();
+    } catch (err) {
+      await transaction.rollback();
+      throw err;
+    }
+  },
+
+  async down(queryInterface) {
+    const email = (process.env.ADMIN_EMAIL || '').trim().toLowerCase();
+    if (email) await queryInterface.bulkDelete('users', { email });
+  },
+};

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import express, { type Express } from 'express';
+import cookieParser from 'cookie-parser';
+import { createContainer, type AppDependencies } from './container';
+import { requestLogger } from './http/request-logger';
+import { securityHeaders } from './http/security-headers';
+import { bodyParsing } from './http/body-parsing';
+import { errorHandler, notFoundHandler } from './http/error-handler';
+import { healthRoutes } from './routes/health.routes';
+import { docsRoutes } from './routes/docs.routes';
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** Builds the Express app from opened connections; never listens (server.ts does). */
+export function createApp(deps: AppDependencies): Express {
+  const container = createContainer(deps);
+  const { config, logger } = container;
+  const app = express();
+
+  app.set('trust proxy', config.trustProxy);
+  app.set('view engine', 'ejs');
+  app.set('views', path.join(ROOT, 'views'));
+  app.disable('x-powered-by');
+
+  app.use(requestLogger(logger));
+  app.use(securityHeaders(config.isProduction));
+  app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
+  app.use(cookieParser());
+  app.use(bodyParsing());
+
+  app.use(healthRoutes(container));
+  // Documentation last among routes: every API router has registered its endpoints by then.
+  app.use(docsRoutes(container.docs));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

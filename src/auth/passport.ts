@@ -1,0 +1,18 @@
+import { Passport } from 'passport';
+import type { TokenService } from './token.service';
+import { createJwtStrategy } from './jwt.strategy';
+
+/** Strategy names, so routes never spell them twice. */
+export const STRATEGY = { jwt: 'jwt' } as const;
+
+/**
+ * The one place strategies are registered. Each app gets its own Passport instance (not the module
+ * singleton), so two apps in one process never share strategies. No server sessions: tokens are stateless.
+ */
+export function createPassport(deps: { tokens: TokenService }): InstanceType<typeof Passport> {
+  const passport = new Passport();
+  passport.use(STRATEGY.jwt, createJwtStrategy(deps.tokens));
+  return passport;
+}
+
+export type AuthPassport = InstanceType<typeof Passport>;

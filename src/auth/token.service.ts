@@ -1,0 +1,197 @@
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Transaction } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { Models, Role, User } from '../models';
+import type { KeyValueStore } from '../store';
+import type { SettingsService } from '../services/settings.service';
+import type { AccessClaims, AuthUser } from './auth-user';
+
+const ALGORITHM = 'HS256' as const;
+export const VERIFICATION_CACHE_SECONDS = 300;
+
+interface CacheEntry {
+  user: AuthUser;
+  version: string | null;
+}
+
+const keys = {
+  cache: (token: string) => `vc:${crypto.createHash('sha256').update(token).digest('hex')}`,
+  userVersion: (userId: string) => `uver:${userId}`,
+  revoked: (jti: string) => `revoked:${jti}`,
+};
+
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+  claims: AccessClaims;
+}
+
+export type RefreshCheck = { ok: true; user: User; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
+
+/** The payload as access claims, or null when a claim is missing or of the wrong kind. */
+function asAccessClaims(payload: unknown): AccessClaims | null {
+  const claims = payload as Partial<AccessClaims> | null;
+  const wellFormed =
+    typeof claims === 'object' &&
+    claims !== null &&
+    claims.typ === 'access' &&
+    typeof claims.sub === 'string' &&
+    claims.sub === claims.userId &&
+    typeof claims.jti === 'string' &&
+    typeof claims.ep === 'number' &&
+    typeof claims.exp === 'number';
+  return wellFormed ? (claims as AccessClaims) : null;
+}
+
+function toAuthUser(user: User): AuthUser {
+  const profile = (user as User & { profile?: { data?: Record<string, unknown> } }).profile;
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    role: user.role,
+    tokenEpoch: user.tokenEpoch,
+    profileData: profile?.data ?? {},
+  };
+}
+
+/**
+ * Issues and verifies access tokens (HS256, pinned). Verification results are cached for five minutes
+ * in the key-value store under a hash of the whole token. Each user has a version key in the store that
+ * any change (revocation, role, profile) replaces; a cached result under an old version is not trusted,
+ * so revocation takes effect at once. The version key lives as long as the cache entries it guards.
+ */
+export function createTokenService(deps: { config: Config; models: Models; store: KeyValueStore; settings: SettingsService; logger: Logger }) {
+  const { models, store, settings, logger } = deps;
+  // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
+  const key = crypto.createSecretKey(Buffer.from(deps.config.jwtSecret, 'utf8'));
+
+  async function loadUser(userId: string): Promise<User | null> {
+    return models.User.findByPk(userId, { include: [{ model: models.UserProfile, as: 'profile' }] });
+  }
+
+  function decode(token: string, ignoreExpiration: boolean): AccessClaims | null {
+    try {
+      return asAccessClaims(jwt.verify(token, key, { algorithms: [ALGORITHM], ignoreExpiration }));
+    } catch {
+      return null;
+    }
+  }
+
+  /** Signs a token for the user with the resolved lifetime. */
+  async function issue(user: Pick<User, 'id' | 'email' | 'role' | 'tokenEpoch'>): Promise<IssuedToken> {
+    const { jwtExpiresIn } = await settings.getSecuritySettings();
+    const now = Math.floor(Date.now() / 1000);
+    const claims: AccessClaims = {
+      sub: user.id,
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      jti: crypto.randomUUID(),
+      ep: user.tokenEpoch,
+      typ: 'access',
+      iat: now,
+      exp: now + jwtExpiresIn.seconds,
+    };
+    const token = jwt.sign(claims, key, { algorithm: ALGORITHM });
+    return { token, expiresIn: jwtExpiresIn.seconds, claims };
+  }
+
+  /**
+   * Full verification of an unexpired token: signature, claims, not revoked, user existing and active,
+   * epoch current. Uses the cache when its entry is current; a store failure means the full check.
+   */
+  async function verify(token: string, verifiedPayload?: unknown): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
+    // passport-jwt has already checked signature and expiry with the same key when it passes the payload.
+    const claims = verifiedPayload === undefined ? decode(token, false) : asAccessClaims(verifiedPayload);
+    if (!claims) return null;
+    const cacheKey = keys.cache(token);
+    let cached: string | null = null;
+    let version: string | null = null;
+    let revoked: string | null = null;
+    let storeWorks = true;
+    try {
+      [cached, version, revoked] = await store.getMany([cacheKey, keys.userVersion(claims.sub), keys.revoked(claims.jti)]);
+    } catch (err) {
+      storeWorks = false;
+      logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
+    }
+    if (revoked) return null;
+    if (cached) {
+      const entry = JSON.parse(cached) as CacheEntry;
+      if (entry.version === version && entry.user.id === claims.sub) return { user: entry.user, claims };
+    }
+
+    const user = await loadUser(claims.sub);
+    if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
+    const authUser = toAuthUser(user);
+    if (storeWorks) {
+      const ttl = Math.min(VERIFICATION_CACHE_SECONDS, claims.exp - Math.floor(Date.now() / 1000));
+      if (ttl > 0) {
+        const entry: CacheEntry = { user: authUser, version };
+        await store.set(cacheKey, JSON.stringify(entry), ttl).catch(() => undefined);
+      }
+    }
+    return { user: authUser, claims };
+  }
+
+  /** Refresh rule of SPEC 4.1: signature always checked; expiry forgiven within the grace window; user re-read. */
+  async function checkForRefresh(token: string): Promise<RefreshCheck> {
+    const claims = decode(token, true);
+    if (!claims) return { ok: false, reason: 'invalid' };
+    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    const now = Math.floor(Date.now() / 1000);
+    if (now >= claims.exp + jwtRefreshGraceSeconds.seconds) return { ok: false, reason: 'invalid' };
+    if (await isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
+    const user = await loadUser(claims.sub);
+    if (!user || user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
+    if (!user.active) return { ok: false, reason: 'inactive' };
+    return { ok: true, user, claims };
+  }
+
+  async function isRevoked(jti: string): Promise<boolean> {
+    try {
+      return (await store.get(keys.revoked(jti))) !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Ends one token at once: it is denied until it could no longer be refreshed. */
+  async function revokeToken(token: string, claims: AccessClaims): Promise<void> {
+    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    const ttl = Math.max(1, claims.exp + jwtRefreshGraceSeconds.seconds - Math.floor(Date.now() / 1000));
+    await store.set(keys.revoked(claims.jti), '1', ttl);
+    await store.delete(keys.cache(token));
+  }
+
+  /**
+   * Ends every token of the user: the epoch in the database moves on (tokens carry the old one), and
+   * the version key voids cached results. Call with the transaction that changes the user, if any.
+   */
+  async function revokeAllForUser(userId: string, options: { transaction?: Transaction } = {}): Promise<void> {
+    const { transaction } = options;
+    await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction });
+    // Voiding the cache before the epoch is committed would let a concurrent request re-cache the old state.
+    if (transaction) transaction.afterCommit(() => userChanged(userId));
+    else await userChanged(userId);
+  }
+
+  /** Voids cached verification results of the user (their data changed), without ending their tokens. */
+  async function userChanged(userId: string): Promise<void> {
+    try {
+      await store.set(keys.userVersion(userId), crypto.randomUUID(), VERIFICATION_CACHE_SECONDS + 5);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'key-value store unavailable: cached verifications expire on their own');
+    }
+  }
+
+  return { signingKey: key, algorithm: ALGORITHM, issue, verify, checkForRefresh, revokeToken, revokeAllForUser, userChanged };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;
+export type { Role };

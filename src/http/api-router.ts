@@ -1,0 +1,110 @@
+import { Router, type RequestHandler } from 'express';
+import type { ZodType } from 'zod';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { AppError } from './app-error';
+import { validate } from './validate';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseDoc {
+  description: string;
+  schema?: ZodType;
+}
+
+/** One endpoint: its schemas validate the request and describe it in the OpenAPI document. */
+export interface Endpoint {
+  summary: string;
+  description?: string;
+  tags?: string[];
+  body?: ZodType;
+  query?: ZodType;
+  params?: ZodType;
+  responses: Record<number, string | ResponseDoc>;
+  /** The endpoint needs a signed-in user (Bearer token or the auth cookie). */
+  auth?: boolean;
+  /** The endpoint also serves an HTML form, so urlencoded bodies are accepted as well as JSON. */
+  form?: boolean;
+}
+
+/** Collects every endpoint's description; one per app, rendered at /api/openapi.json. */
+export class ApiDocs {
+  private readonly registry = new OpenAPIRegistry();
+  private document?: object;
+
+  constructor(private readonly info: { title: string; version: string; description?: string }) {
+    this.registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    this.registry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_token' });
+  }
+
+  add(method: Method, path: string, endpoint: Endpoint): void {
+    this.document = undefined;
+    const contentTypes = endpoint.form ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+    this.registry.registerPath({
+      method,
+      path: path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+      summary: endpoint.summary,
+      description: endpoint.description,
+      tags: endpoint.tags,
+      security: endpoint.auth ? [{ bearerAuth: [] }, { cookieAuth: [] }] : undefined,
+      request: {
+        // zod-to-openapi only reads object schemas for parameters; endpoints pass z.object for these.
+        params: endpoint.params as never,
+        query: endpoint.query as never,
+        body: endpoint.body
+          ? { required: true, content: Object.fromEntries(contentTypes.map((type) => [type, { schema: endpoint.body as ZodType }])) }
+          : undefined,
+      },
+      responses: Object.fromEntries(
+        Object.entries(endpoint.responses).map(([status, doc]) => {
+          const { description, schema } = typeof doc === 'string' ? { description: doc, schema: undefined } : doc;
+          return [status, schema ? { description, content: { 'application/json': { schema } } } : { description }];
+        }),
+      ),
+    });
+  }
+
+  toJSON(): object {
+    this.document ??= new OpenApiGeneratorV31(this.registry.definitions).generateDocument({ openapi: '3.1.0', info: this.info });
+    return this.document;
+  }
+}
+
+/** Urlencoded bodies reach only endpoints that serve an HTML form; everywhere else they are a 415. */
+function formGuard(acceptsForm: boolean): RequestHandler {
+  return (req, _res, next) => {
+    if (!acceptsForm && req.is('application/x-www-form-urlencoded')) {
+      next(new AppError(415, 'Content-Type must be application/json'));
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * A Router whose endpoints are documented and validated from the same description:
+ * `api.post('/login', loginEndpoint, limit.login, handler)`.
+ */
+export function createApiRouter(docs: ApiDocs, mountPath: string) {
+  const router = Router();
+  const define =
+    (method: Method) =>
+    (path: string, endpoint: Endpoint, ...handlers: RequestHandler[]) => {
+      docs.add(method, mountPath + path, endpoint);
+      // Validation runs after the guards and limits (a stranger gets 401, not a schema lesson) and
+      // right before the handler, which therefore only ever sees parsed input.
+      const validation = endpoint.body || endpoint.query || endpoint.params ? [validate(endpoint)] : [];
+      const guards = handlers.slice(0, -1);
+      const handler = handlers.slice(-1);
+      router[method](path, formGuard(endpoint.form === true), ...guards, ...validation, ...handler);
+    };
+  return {
+    router,
+    get: define('get'),
+    post: define('post'),
+    put: define('put'),
+    patch: define('patch'),
+    delete: define('delete'),
+  };
+}
+
+export type ApiRouter = ReturnType<typeof createApiRouter>;

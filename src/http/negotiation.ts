@@ -1,0 +1,6 @@
+import type { Request } from 'express';
+
+/** A browser request is one whose Accept header prefers HTML over JSON (CONTRACT 2). */
+export function isBrowserRequest(req: Request): boolean {
+  return req.accepts(['json', 'html']) === 'html';
+}

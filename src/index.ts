@@ -1,0 +1,5 @@
+/** Package entry: build the app programmatically and define user profiles with types. */
+export { createApp } from './app';
+export type { AppDependencies } from './container';
+export { loadConfig } from './config/config';
+export type { Config } from './config/config';

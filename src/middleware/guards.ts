@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AppError } from '../http/app-error';
+import { isBrowserRequest } from '../http/negotiation';
+import { can, type Permission } from '../auth/permissions';
+import type { AuthPassport } from '../auth/passport';
+import type { Role } from '../models';
+
+export const GUARD_MESSAGES = {
+  unauthenticated: 'Authentication required',
+  forbidden: 'Insufficient permissions',
+} as const;
+
+/** Compares without an early exit, so the time taken says nothing about how much of a role matched. */
+function sameRole(a: string, b: string): boolean {
+  const left = crypto.createHash('sha256').update(a).digest();
+  const right = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(left, right);
+}
+
+/** API requests get 401/403 JSON; browsers are sent to the sign-in page with the reason. */
+function deny(req: Request, res: Response, next: NextFunction, status: 401 | 403): void {
+  const message = status === 401 ? GUARD_MESSAGES.unauthenticated : GUARD_MESSAGES.forbidden;
+  if (isBrowserRequest(req)) {
+    res.redirect(302, `/auth/login?error=${encodeURIComponent(message)}`);
+    return;
+  }
+  next(new AppError(status, message));
+}
+
+/** The four route guards of SPEC "Route protection", over the given Passport strategies. */
+export function createGuards(passport: AuthPassport, strategies: string[]) {
+  /** Sets req.user when a valid credential is present; never refuses by itself. */
+  const optionalAuth: RequestHandler = (req, res, next) => {
+    if (req.user) return next();
+    passport.authenticate(strategies, { session: false }, (err: unknown, user: Express.User | false) => {
+      if (err) return next(err);
+      if (user) req.user = user;
+      next();
+    })(req, res, next);
+  };
+
+  const requireAuth: RequestHandler = (req, res, next) => {
+    optionalAuth(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (!req.user) return deny(req, res, next, 401);
+      next();
+    });
+  };
+
+  const requireRole =
+    (...roles: Role[]): RequestHandler =>
+    (req, res, next) => {
+      requireAuth(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        const role = (req.user as Express.User).role;
+        const allowed = roles.reduce((found, candidate) => sameRole(role, candidate) || found, false);
+        if (!allowed) return deny(req, res, next, 403);
+        next();
+      });
+    };
+
+  const requirePermission =
+    (permission: Permission): RequestHandler =>
+    (req, res, next) => {
+      requireAuth(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        if (!can((req.user as Express.User).role, permission)) return deny(req, res, next, 403);
+        next();
+      });
+    };
+
+  return { optionalAuth, requireAuth, requireRole, requirePermission };
+}
+
+export type Guards = ReturnType<typeof createGuards>;

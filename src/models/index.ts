@@ -1,0 +1,341 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import { jsonColumn } from './json-column';
+
+export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+export const CONTENT_STATUSES = ['draft', 'review', 'published'] as const;
+export type ContentStatus = (typeof CONTENT_STATUSES)[number];
+
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: string;
+  declare email: string;
+  declare username: string;
+  declare firstName: string | null;
+  declare lastName: string | null;
+  declare role: Role;
+  declare active: CreationOptional<boolean>;
+  declare passwordHash: string | null;
+  declare tokenEpoch: CreationOptional<number>;
+  declare avatarUrl: CreationOptional<string | null>;
+  declare lastLoginAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class UserProfile extends Model<InferAttributes<UserProfile>, InferCreationAttributes<UserProfile>> {
+  declare userId: string;
+  declare displayName: CreationOptional<string | null>;
+  declare bio: CreationOptional<string | null>;
+  declare company: CreationOptional<string | null>;
+  declare jobTitle: CreationOptional<string | null>;
+  declare website: CreationOptional<string | null>;
+  declare location: CreationOptional<string | null>;
+  declare dateOfBirth: CreationOptional<number | null>;
+  declare data: Record<string, unknown>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class OtpCode extends Model<InferAttributes<OtpCode>, InferCreationAttributes<OtpCode>> {
+  declare id: string;
+  declare userEmail: string;
+  declare code: string;
+  declare expiresAt: number;
+  declare attempts: CreationOptional<number>;
+  declare createdAt: CreationOptional<number>;
+}
+
+export class AuthVerification extends Model<InferAttributes<AuthVerification>, InferCreationAttributes<AuthVerification>> {
+  declare id: string;
+  declare identifier: string;
+  declare value: string;
+  declare expiresAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class PasswordResetToken extends Model<
+  InferAttributes<PasswordResetToken>,
+  InferCreationAttributes<PasswordResetToken>
+> {
+  declare id: string;
+  declare userId: string;
+  declare tokenHash: string;
+  declare expiresAt: Date;
+  declare usedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export class OAuthAccount extends Model<InferAttributes<OAuthAccount>, InferCreationAttributes<OAuthAccount>> {
+  declare id: string;
+  declare userId: string;
+  declare provider: string;
+  declare providerAccountId: string;
+  declare email: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class Setting extends Model<InferAttributes<Setting>, InferCreationAttributes<Setting>> {
+  declare key: string;
+  declare value: unknown;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class Plugin extends Model<InferAttributes<Plugin>, InferCreationAttributes<Plugin>> {
+  declare name: string;
+  declare active: boolean;
+  declare settings: Record<string, unknown>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreationAttributes<ActivityLog>> {
+  declare id: CreationOptional<number>;
+  declare action: string;
+  declare userId: string | null;
+  declare email: string | null;
+  declare ip: string | null;
+  declare userAgent: string | null;
+  declare details: Record<string, unknown> | null;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export class Collection extends Model<InferAttributes<Collection>, InferCreationAttributes<Collection>> {
+  declare id: string;
+  declare name: string;
+  declare description: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class Content extends Model<InferAttributes<Content>, InferCreationAttributes<Content>> {
+  declare id: string;
+  declare title: string;
+  declare body: string | null;
+  declare status: CreationOptional<ContentStatus>;
+  declare collectionId: string | null;
+  declare authorId: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export interface Models {
+  User: typeof User;
+  UserProfile: typeof UserProfile;
+  OtpCode: typeof OtpCode;
+  AuthVerification: typeof AuthVerification;
+  PasswordResetToken: typeof PasswordResetToken;
+  OAuthAccount: typeof OAuthAccount;
+  Setting: typeof Setting;
+  Plugin: typeof Plugin;
+  ActivityLog: typeof ActivityLog;
+  Collection: typeof Collection;
+  Content: typeof Content;
+}
+
+const id = { type: DataTypes.STRING(36), primaryKey: true, allowNull: false };
+const timestamps = {
+  createdAt: { type: DataTypes.DATE, allowNull: false },
+  updatedAt: { type: DataTypes.DATE, allowNull: false },
+};
+
+/** Binds every model to the given Sequelize instance; the columns mirror the migrations. */
+export function defineModels(sequelize: Sequelize): Models {
+  // Fresh subclasses per instance, so two Sequelize instances (a test's second app) never share bindings.
+  const UserM = class extends User {};
+  const UserProfileM = class extends UserProfile {};
+  const OtpCodeM = class extends OtpCode {};
+  const AuthVerificationM = class extends AuthVerification {};
+  const PasswordResetTokenM = class extends PasswordResetToken {};
+  const OAuthAccountM = class extends OAuthAccount {};
+  const SettingM = class extends Setting {};
+  const PluginM = class extends Plugin {};
+  const ActivityLogM = class extends ActivityLog {};
+  const CollectionM = class extends Collection {};
+  const ContentM = class extends Content {};
+
+  UserM.init(
+    {
+      id,
+      email: { type: DataTypes.STRING(255), allowNull: false, unique: true },
+      username: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      firstName: { type: DataTypes.STRING(100), allowNull: true },
+      lastName: { type: DataTypes.STRING(100), allowNull: true },
+      role: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'viewer' },
+      active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      passwordHash: { type: DataTypes.STRING(255), allowNull: true },
+      tokenEpoch: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      avatarUrl: { type: DataTypes.STRING(1024), allowNull: true },
+      lastLoginAt: { type: DataTypes.DATE, allowNull: true },
+      ...timestamps,
+    },
+    { sequelize, tableName: 'users', underscored: true },
+  );
+
+  UserProfileM.init(
+    {
+      userId: { type: DataTypes.STRING(36), primaryKey: true, allowNull: false },
+      displayName: { type: DataTypes.STRING(255), allowNull: true },
+      bio: { type: DataTypes.TEXT, allowNull: true },
+      company: { type: DataTypes.STRING(255), allowNull: true },
+      jobTitle: { type: DataTypes.STRING(255), allowNull: true },
+      website: { type: DataTypes.STRING(1024), allowNull: true },
+      location: { type: DataTypes.STRING(255), allowNull: true },
+      dateOfBirth: {
+        type: DataTypes.BIGINT,
+        allowNull: true,
+        // mysql2 returns BIGINT as a string; the API promises a number.
+        get(this: UserProfile) {
+          const raw = this.getDataValue('dateOfBirth');
+          return raw === null || raw === undefined ? null : Number(raw);
+        },
+      },
+      data: jsonColumn('data', {}),
+      ...timestamps,
+    },
+    { sequelize, tableName: 'user_profiles', underscored: true },
+  );
+
+  const bigintNumber = (name: 'expiresAt' | 'createdAt') => ({
+    type: DataTypes.BIGINT,
+    allowNull: false,
+    get(this: OtpCode) {
+      return Number(this.getDataValue(name));
+    },
+  });
+  OtpCodeM.init(
+    {
+      id,
+      userEmail: { type: DataTypes.STRING(255), allowNull: false },
+      code: { type: DataTypes.STRING(128), allowNull: false },
+      expiresAt: bigintNumber('expiresAt'),
+      attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      createdAt: { ...bigintNumber('createdAt'), defaultValue: () => Math.floor(Date.now() / 1000) },
+    },
+    { sequelize, tableName: 'otp_codes', underscored: true, timestamps: false },
+  );
+
+  AuthVerificationM.init(
+    {
+      id,
+      identifier: { type: DataTypes.STRING(255), allowNull: false },
+      value: { type: DataTypes.STRING(128), allowNull: false, unique: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      ...timestamps,
+    },
+    { sequelize, tableName: 'auth_verification', underscored: true },
+  );
+
+  PasswordResetTokenM.init(
+    {
+      id,
+      userId: { type: DataTypes.STRING(36), allowNull: false },
+      tokenHash: { type: DataTypes.STRING(128), allowNull: false, unique: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      usedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: timestamps.createdAt,
+    },
+    { sequelize, tableName: 'password_reset_tokens', underscored: true, updatedAt: false },
+  );
+
+  OAuthAccountM.init(
+    {
+      id,
+      userId: { type: DataTypes.STRING(36), allowNull: false },
+      provider: { type: DataTypes.STRING(32), allowNull: false },
+      providerAccountId: { type: DataTypes.STRING(255), allowNull: false },
+      email: { type: DataTypes.STRING(255), allowNull: true },
+      ...timestamps,
+    },
+    { sequelize, tableName: 'oauth_accounts', underscored: true },
+  );
+
+  SettingM.init(
+    {
+      key: { type: DataTypes.STRING(100), primaryKey: true, allowNull: false },
+      value: jsonColumn('value', null),
+      updatedAt: timestamps.updatedAt,
+    },
+    { sequelize, tableName: 'settings', underscored: true, createdAt: false },
+  );
+
+  PluginM.init(
+    {
+      name: { type: DataTypes.STRING(64), primaryKey: true, allowNull: false },
+      active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      settings: jsonColumn('settings', {}),
+      ...timestamps,
+    },
+    { sequelize, tableName: 'plugins', underscored: true },
+  );
+
+  ActivityLogM.init(
+    {
+      id: {
+        type: DataTypes.BIGINT,
+        primaryKey: true,
+        autoIncrement: true,
+        get(this: ActivityLog) {
+          return Number(this.getDataValue('id'));
+        },
+      },
+      action: { type: DataTypes.STRING(64), allowNull: false },
+      userId: { type: DataTypes.STRING(36), allowNull: true },
+      email: { type: DataTypes.STRING(255), allowNull: true },
+      ip: { type: DataTypes.STRING(64), allowNull: true },
+      userAgent: { type: DataTypes.STRING(512), allowNull: true },
+      details: jsonColumn('details', null, true),
+      createdAt: timestamps.createdAt,
+    },
+    { sequelize, tableName: 'activity_logs', underscored: true, updatedAt: false },
+  );
+
+  CollectionM.init(
+    {
+      id,
+      name: { type: DataTypes.STRING(100), allowNull: false, unique: true },
+      description: { type: DataTypes.TEXT, allowNull: true },
+      ...timestamps,
+    },
+    { sequelize, tableName: 'collections', underscored: true },
+  );
+
+  ContentM.init(
+    {
+      id,
+      title: { type: DataTypes.STRING(255), allowNull: false },
+      body: { type: DataTypes.TEXT, allowNull: true },
+      status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'draft' },
+      collectionId: { type: DataTypes.STRING(36), allowNull: true },
+      authorId: { type: DataTypes.STRING(36), allowNull: true },
+      ...timestamps,
+    },
+    { sequelize, tableName: 'content', underscored: true },
+  );
+
+  UserM.hasOne(UserProfileM, { foreignKey: 'userId', as: 'profile', onDelete: 'CASCADE' });
+  UserProfileM.belongsTo(UserM, { foreignKey: 'userId' });
+  UserM.hasMany(OAuthAccountM, { foreignKey: 'userId', as: 'oauthAccounts', onDelete: 'CASCADE' });
+
+  return {
+    User: UserM,
+    UserProfile: UserProfileM,
+    OtpCode: OtpCodeM,
+    AuthVerification: AuthVerificationM,
+    PasswordResetToken: PasswordResetTokenM,
+    OAuthAccount: OAuthAccountM,
+    Setting: SettingM,
+    Plugin: PluginM,
+    ActivityLog: ActivityLogM,
+    Collection: CollectionM,
+    Content: ContentM,
+  };
+}

@@ -1,0 +1,60 @@
+import http from 'node:http';
+import { loadConfig, ConfigError, type Config } from './config/config';
+import { createLogger } from './logger';
+import { createSequelize } from './db/sequelize';
+import { migrate } from './db/migrate';
+import { defineModels } from './models';
+import { createStore } from './store';
+import { createApp } from './app';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** Opens the connections, applies pending migrations, listens, and closes everything on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel);
+  for (const warning of config.warnings) logger.warn(warning);
+
+  const sequelize = createSequelize(config.databaseUrl, logger);
+  await migrate(sequelize, logger);
+  const models = defineModels(sequelize);
+  const store = await createStore(config.redisUrl, logger);
+  const app = createApp({ config, logger, sequelize, models, store });
+
+  const server = http.createServer(app);
+  server.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    server.close(async () => {
+      await Promise.allSettled([store.close(), sequelize.close()]);
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

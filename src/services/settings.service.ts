@@ -1,0 +1,79 @@
+import type { Config } from '../config/config';
+import { parseDurationSeconds } from '../config/duration';
+import type { Models } from '../models';
+
+export type SettingSource = 'env' | 'admin' | 'default';
+
+export const DEFAULT_JWT_EXPIRES_IN = '30d';
+export const DEFAULT_JWT_REFRESH_GRACE_SECONDS = 604_800;
+
+export interface SecuritySettings {
+  jwtExpiresIn: { value: string; seconds: number; source: SettingSource };
+  jwtRefreshGraceSeconds: { value: number; seconds: number; source: SettingSource };
+  allowRegistration: { value: boolean; source: SettingSource };
+}
+
+export interface SecuritySettingsUpdate {
+  jwtExpiresIn?: string;
+  jwtRefreshGraceSeconds?: number;
+  allowRegistration?: boolean;
+}
+
+const KEYS = {
+  jwtExpiresIn: 'security.jwtExpiresIn',
+  jwtRefreshGraceSeconds: 'security.jwtRefreshGraceSeconds',
+  allowRegistration: 'security.allowRegistration',
+} as const;
+
+/**
+ * Admin-editable settings. Security values resolve environment → admin setting → default; an
+ * environment value is a ceiling the admin cannot lift, so a stored admin value under it stays inactive.
+ */
+export function createSettingsService({ config, models }: { config: Config; models: Models }) {
+  async function read(keys: string[]): Promise<Map<string, unknown>> {
+    const rows = await models.Setting.findAll({ where: { key: keys } });
+    return new Map(rows.map((row) => [row.key, row.value]));
+  }
+
+  async function getSecuritySettings(): Promise<SecuritySettings> {
+    const stored = await read(Object.values(KEYS));
+    const storedExpires = stored.get(KEYS.jwtExpiresIn);
+    const storedGrace = stored.get(KEYS.jwtRefreshGraceSeconds);
+    const storedAllow = stored.get(KEYS.allowRegistration);
+
+    const jwtExpiresIn = config.jwtExpiresIn
+      ? { ...config.jwtExpiresIn, source: 'env' as const }
+      : typeof storedExpires === 'string' && parseDurationSeconds(storedExpires) !== null
+        ? { value: storedExpires, seconds: parseDurationSeconds(storedExpires) as number, source: 'admin' as const }
+        : { value: DEFAULT_JWT_EXPIRES_IN, seconds: parseDurationSeconds(DEFAULT_JWT_EXPIRES_IN) as number, source: 'default' as const };
+
+    const grace: { value: number; source: SettingSource } =
+      config.jwtRefreshGraceSeconds !== undefined
+        ? { value: config.jwtRefreshGraceSeconds, source: 'env' }
+        : typeof storedGrace === 'number'
+          ? { value: storedGrace, source: 'admin' }
+          : { value: DEFAULT_JWT_REFRESH_GRACE_SECONDS, source: 'default' };
+
+    return {
+      jwtExpiresIn,
+      jwtRefreshGraceSeconds: { ...grace, seconds: grace.value },
+      allowRegistration:
+        typeof storedAllow === 'boolean' ? { value: storedAllow, source: 'admin' } : { value: true, source: 'default' },
+    };
+  }
+
+  /** Stores the given admin values (validated by the caller's schema) and answers the resolved settings. */
+  async function updateSecuritySettings(update: SecuritySettingsUpdate): Promise<SecuritySettings> {
+    const entries = Object.entries(update).filter(([, value]) => value !== undefined) as Array<[keyof typeof KEYS, unknown]>;
+    await models.Setting.sequelize!.transaction(async (transaction) => {
+      for (const [name, value] of entries) {
+        await models.Setting.upsert({ key: KEYS[name], value }, { transaction });
+      }
+    });
+    return getSecuritySettings();
+  }
+
+  return { getSecuritySettings, updateSecuritySettings };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

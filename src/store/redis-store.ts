@@ -1,0 +1,100 @@
+import Redis from 'ioredis';
+import type { CounterState, KeyValueStore } from './key-value-store';
+
+// INCR and the first PEXPIRE must be one step, or a crash between them leaves a counter that never resets.
+const INCREMENT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) ttl = tonumber(ARGV[1]) end
+return {count, ttl}
+`;
+
+type RedisWithIncrement = Redis & {
+  windowIncrement(key: string, windowMs: number): Promise<[number, number]>;
+};
+
+export interface RedisStoreOptions {
+  /** Prefix for every key, so several deployments or test runs can share one Redis. */
+  keyPrefix?: string;
+}
+
+/** Redis-backed store. A dead Redis makes calls fail fast instead of queueing or hanging. */
+export class RedisStore implements KeyValueStore {
+  readonly kind = 'redis' as const;
+  readonly client: RedisWithIncrement;
+
+  private readonly keyPrefix: string;
+
+  constructor(url: string, options: RedisStoreOptions = {}) {
+    this.keyPrefix = options.keyPrefix ?? 'auth:';
+    this.client = new Redis(url, {
+      keyPrefix: this.keyPrefix,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      connectTimeout: 2000,
+      commandTimeout: 1000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    }) as RedisWithIncrement;
+    this.client.defineCommand('windowIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
+    // Errors surface on each command; without a listener ioredis would also crash the process.
+    this.client.on('error', () => {});
+  }
+
+  /** Connects once at start; failure is reported, and the store keeps retrying in the background. */
+  async connect(): Promise<void> {
+    await this.client.connect();
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(key);
+  }
+
+  async getMany(keys: string[]): Promise<Array<string | null>> {
+    if (keys.length === 0) return [];
+    return this.client.mget(keys);
+  }
+
+  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    if (ttlSeconds === undefined) await this.client.set(key, value);
+    else await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const result = await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)), 'NX');
+    return result === 'OK';
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.del(key);
+  }
+
+  async take(key: string): Promise<string | null> {
+    return this.client.getdel(key);
+  }
+
+  async increment(key: string, windowSeconds: number): Promise<CounterState> {
+    const [count, ttl] = await this.client.windowIncrement(key, Math.round(windowSeconds * 1000));
+    return { count: Number(count), resetAt: Date.now() + Number(ttl) };
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  /** Removes every key under this store's prefix, and nothing else in the Redis database. */
+  async clear(): Promise<void> {
+    let cursor = '0';
+    do {
+      // SCAN does not apply ioredis's keyPrefix to its pattern, and returns full key names.
+      const [next, found] = await this.client.scan(cursor, 'MATCH', `${this.keyPrefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (found.length > 0) await this.client.del(...found.map((key) => key.slice(this.keyPrefix.length)));
+    } while (cursor !== '0');
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+}
