@@ -6,12 +6,15 @@ import { migrate } from './db/migrate';
 import { defineModels } from './models';
 import { createStore } from './store';
 import { createApp } from './app';
+import { loadProfileDefinition } from './config/auth-config';
+import type { NormalizedProfileDefinition } from './profiles/profile-definition';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function readConfig(): Config {
+function readConfig(): { config: Config; profileDefinition: NormalizedProfileDefinition } {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    return { config, profileDefinition: loadProfileDefinition(config.authConfigPath) };
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -23,7 +26,7 @@ function readConfig(): Config {
 
 /** Opens the connections, applies pending migrations, listens, and closes everything on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  const config = readConfig();
+  const { config, profileDefinition } = readConfig();
   const logger = createLogger(config.logLevel);
   for (const warning of config.warnings) logger.warn(warning);
 
@@ -31,7 +34,7 @@ async function main(): Promise<void> {
   await migrate(sequelize, logger);
   const models = defineModels(sequelize);
   const store = await createStore(config.redisUrl, logger);
-  const app = createApp({ config, logger, sequelize, models, store });
+  const app = createApp({ config, logger, sequelize, models, store, profileDefinition });
 
   const server = http.createServer(app);
   server.listen(config.port, config.host, () => {

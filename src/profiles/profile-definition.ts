@@ -1,4 +1,4 @@
-import { compilePattern, isPlainObject, validateFieldValue } from './profile-validator';
+import { applyDefaults, compilePattern, isPlainObject, validateFieldValue } from './profile-validator';
 
 /*
  * Custom user-profile field definitions (SPEC 2.4): the operator declares them once at boot, through
@@ -275,17 +275,23 @@ function checkOptions(raw: Record<string, unknown>, type: ProfileFieldType, path
     if (options === undefined) return undefined;
     throw new ProfileDefinitionError(`"options" applies only to ${CHOICE_FIELD_TYPES.join(', ')} fields`, path);
   }
-  const valid =
-    Array.isArray(options) &&
-    options.length > 0 &&
-    (options as unknown[]).every((option) => typeof option === 'string' && option !== '');
-  if (!valid) throw new ProfileDefinitionError(`${type} needs a non-empty "options" list of non-empty strings`, path);
+  if (!Array.isArray(options) || options.length === 0) {
+    throw new ProfileDefinitionError(`${type} needs a non-empty "options" list`, path);
+  }
+  if (!(options as unknown[]).every((option) => typeof option === 'string' && option !== '')) {
+    throw new ProfileDefinitionError('"options" must contain only non-empty strings', path);
+  }
   const list = [...(options as string[])];
   if (new Set(list).size !== list.length) throw new ProfileDefinitionError('"options" contains duplicates', path);
   return list;
 }
 
-function checkBound(validation: Record<string, unknown>, key: 'min' | 'max', type: ProfileFieldType, path: string) {
+function checkBound(
+  validation: Record<string, unknown>,
+  key: 'min' | 'max',
+  type: ProfileFieldType,
+  path: string,
+): number | undefined {
   const value = validation[key];
   if (value === undefined) return undefined;
   const isText = TEXT_FIELD_TYPES.includes(type);
@@ -301,7 +307,7 @@ function checkBound(validation: Record<string, unknown>, key: 'min' | 'max', typ
   return value;
 }
 
-function checkPattern(validation: Record<string, unknown>, type: ProfileFieldType, path: string) {
+function checkPattern(validation: Record<string, unknown>, type: ProfileFieldType, path: string): string | undefined {
   const pattern = validation.pattern;
   if (pattern === undefined) return undefined;
   if (!TEXT_FIELD_TYPES.includes(type)) {
@@ -360,10 +366,22 @@ function checkNestedFields(
   return normalizeFieldList(fields as unknown[], dottedName, depth + 1);
 }
 
-/** The default must pass the field's own rules; the stored default is the validator's clean copy. */
-function checkDefault(raw: Record<string, unknown>, field: NormalizedProfileField, dottedName: string, path: string) {
+/**
+ * The default must pass the field's own rules; the stored default is the validator's clean copy. An
+ * object default is judged with its nested defaults filled in, as applyDefaults will store it.
+ */
+function checkDefault(
+  raw: Record<string, unknown>,
+  field: NormalizedProfileField,
+  dottedName: string,
+  path: string,
+): unknown {
   if (raw.default === undefined) return undefined;
-  const result = validateFieldValue(field, raw.default, dottedName);
+  const candidate =
+    field.type === 'object' && isPlainObject(raw.default)
+      ? applyDefaults({ fields: field.fields ?? [], registrationFields: [] }, raw.default)
+      : raw.default;
+  const result = validateFieldValue(field, candidate, dottedName);
   if (!result.ok) {
     const [where, message] = Object.entries(result.errors)[0];
     const detail = where === dottedName ? message : `${where}: ${message}`;

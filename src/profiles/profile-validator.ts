@@ -115,7 +115,7 @@ const patternCache = new Map<string, RegExp>();
 const patternContext = vm.createContext(Object.create(null) as object);
 const patternScript = new vm.Script('pattern.test(input)');
 
-/** Compiles a pattern (cached); throws SyntaxError for an invalid one. */
+/** Compiles a definition pattern (cached: patterns come only from the boot-time definition); throws SyntaxError when invalid. */
 export function compilePattern(pattern: string): RegExp {
   let compiled = patternCache.get(pattern);
   if (!compiled) {

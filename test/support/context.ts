@@ -14,6 +14,7 @@ import { MemoryStore } from '../../src/store/memory-store';
 import { RedisStore } from '../../src/store/redis-store';
 import type { KeyValueStore } from '../../src/store';
 import { createApp } from '../../src/app';
+import type { NormalizedProfileDefinition } from '../../src/profiles/profile-definition';
 
 /** Everything a test needs: the real database and store this run uses, and an app built on them. */
 export interface TestContext {
@@ -117,6 +118,8 @@ export interface BuildAppOptions {
   /** Environment variables to add (or, with undefined, remove) for this app only. */
   env?: Record<string, string | undefined>;
   logger?: Logger;
+  /** Custom profile fields for this app (as AUTH_CONFIG would give them). */
+  profileDefinition?: NormalizedProfileDefinition;
 }
 
 /** Another app on the same database and store, for tests that need different configuration. */
@@ -127,7 +130,14 @@ export function buildApp(options: BuildAppOptions = {}): Express {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  return createApp({ config: loadConfig(env), logger: options.logger ?? c.logger, sequelize: c.sequelize, models: c.models, store: c.store });
+  return createApp({
+    config: loadConfig(env),
+    logger: options.logger ?? c.logger,
+    sequelize: c.sequelize,
+    models: c.models,
+    store: c.store,
+    profileDefinition: options.profileDefinition,
+  });
 }
 
 const TABLES_CHILD_FIRST = [

@@ -1,0 +1,125 @@
+import type { Transaction } from 'sequelize';
+import type { Models } from '../models';
+import type { AuthUser } from '../auth/auth-user';
+import type { TokenService } from '../auth/token.service';
+import { AppError } from '../http/app-error';
+import { BUILT_IN_PROFILE_FIELDS, registrationFieldDefinitions, type NormalizedProfileDefinition } from './profile-definition';
+import { applyDefaults, mergeProfileData, validateProfileData, type ProfileValidationResult } from './profile-validator';
+
+/** SPEC 2.3 built-in profile columns, by their API (snake_case) names. */
+export interface BuiltInProfile {
+  display_name?: string | null;
+  bio?: string | null;
+  company?: string | null;
+  job_title?: string | null;
+  website?: string | null;
+  location?: string | null;
+  date_of_birth?: number | null;
+}
+
+/** The profile as the API shows it: custom data with defaults, and the built-in columns. */
+export interface ProfileView {
+  userId: string;
+  customData: Record<string, unknown>;
+  profile: Required<BuiltInProfile>;
+}
+
+const COLUMN_OF = {
+  display_name: 'displayName',
+  bio: 'bio',
+  company: 'company',
+  job_title: 'jobTitle',
+  website: 'website',
+  location: 'location',
+  date_of_birth: 'dateOfBirth',
+} as const;
+
+/**
+ * Custom profile fields (SPEC 2.3–2.4) over `user_profiles`: defaults, validation of the merged data,
+ * and the user shape answered by /auth/me. The definition is fixed at boot.
+ */
+export function createProfileService(deps: { definition: NormalizedProfileDefinition; models: Models; tokens: TokenService }) {
+  const { definition, models, tokens } = deps;
+
+  /** The configured definitions for clients (hidden fields included and marked). */
+  function schema() {
+    return {
+      fields: definition.fields,
+      registrationFields: definition.registrationFields,
+      builtInFields: BUILT_IN_PROFILE_FIELDS,
+    };
+  }
+
+  /** The custom fields shown on the registration form, in order. */
+  function registrationFields() {
+    return registrationFieldDefinitions(definition);
+  }
+
+  /** Validates the registration form's custom fields; any key outside registrationFields is unknown. */
+  function validateRegistration(extraFields: Record<string, unknown>): ProfileValidationResult {
+    return validateProfileData(definition, extraFields, { only: definition.registrationFields });
+  }
+
+  /** Creates the profile row of a new user, with every field's default filled in (listed on the form or not). */
+  async function createForUser(userId: string, data: Record<string, unknown>, transaction?: Transaction): Promise<void> {
+    await models.UserProfile.create({ userId, data: applyDefaults(definition, data) }, { transaction });
+  }
+
+  /** The public user merged with custom profile fields (custom names never shadow standard ones). */
+  function presentUser(user: Pick<AuthUser, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'role' | 'profileData'>) {
+    return {
+      ...applyDefaults(definition, user.profileData),
+      id: user.id,
+      email: user.email,
+      username: user.username,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      role: user.role,
+    };
+  }
+
+  function toView(userId: string, row: InstanceType<Models['UserProfile']> | null): ProfileView {
+    const profile = Object.fromEntries(
+      Object.entries(COLUMN_OF).map(([name, column]) => [name, row ? (row.get(column) ?? null) : null]),
+    ) as Required<BuiltInProfile>;
+    return { userId, customData: applyDefaults(definition, row?.data ?? {}), profile };
+  }
+
+  /** The profile of an existing user; 404 when the user does not exist. */
+  async function get(userId: string): Promise<ProfileView> {
+    const user = await models.User.findByPk(userId, { attributes: ['id'] });
+    if (!user) throw AppError.notFound('User not found');
+    return toView(userId, await models.UserProfile.findByPk(userId));
+  }
+
+  /**
+   * Merges `customData` into the stored data and validates the merged result (so a required field
+   * already stored need not be sent again); built-in columns are replaced field by field.
+   */
+  async function update(userId: string, changes: { customData?: Record<string, unknown>; profile?: BuiltInProfile }): Promise<ProfileView> {
+    const view = await models.UserProfile.sequelize!.transaction(async (transaction) => {
+      const user = await models.User.findByPk(userId, { attributes: ['id'], transaction });
+      if (!user) throw AppError.notFound('User not found');
+      const row =
+        (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
+        (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
+      if (changes.customData) {
+        const result = validateProfileData(definition, mergeProfileData(row.data, changes.customData));
+        if (!result.ok) throw AppError.validation(result.errors);
+        row.data = result.value;
+      }
+      for (const [name, value] of Object.entries(changes.profile ?? {})) {
+        row.set(COLUMN_OF[name as keyof BuiltInProfile], value);
+      }
+      await row.save({ transaction });
+      return toView(userId, row);
+    });
+    // /auth/me answers from the verification cache; the user's cached shape is now stale.
+    await tokens.userChanged(userId);
+    return view;
+  }
+
+  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, update };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;
