@@ -8,6 +8,15 @@ import { bodyParsing } from './http/body-parsing';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { healthRoutes } from './routes/health.routes';
 import { docsRoutes } from './routes/docs.routes';
+import { profileRoutes } from './routes/profile.routes';
+import { passwordResetRoutes } from './routes/password-reset.routes';
+import { authRoutes } from './routes/auth.routes';
+import { usersRoutes } from './routes/users.routes';
+import { collectionsRoutes } from './routes/collections.routes';
+import { contentRoutes } from './routes/content.routes';
+import { activityRoutes } from './routes/activity.routes';
+import { pluginsRoutes } from './routes/plugins.routes';
+import { settingsRoutes } from './routes/settings.routes';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -27,8 +36,19 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
   app.use(cookieParser());
   app.use(bodyParsing());
+  // Before every router, so each cookie-authenticated unsafe request (admin API included) is checked.
+  app.use(container.csrf.protect);
 
   app.use(healthRoutes(container));
+  app.use('/api/user-profiles', profileRoutes(container));
+  app.use('/auth', passwordResetRoutes(container));
+  app.use('/auth', authRoutes(container));
+  app.use('/api', usersRoutes(container));
+  app.use('/api', collectionsRoutes(container));
+  app.use('/api', contentRoutes(container));
+  app.use('/api', activityRoutes(container));
+  app.use('/api', pluginsRoutes(container));
+  app.use('/api', settingsRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));
 

@@ -25,6 +25,28 @@ export function createSequelize(databaseUrl: string | undefined, logger: Logger)
       sqlite.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
       if (options.storage !== ':memory:') sqlite.run('PRAGMA journal_mode = WAL');
     });
+    serializeTransactions(sequelize);
   }
   return sequelize;
+}
+
+/**
+ * SQLite admits one writer; IMMEDIATE transactions exclude each other, but a waiting BEGIN sleeps in
+ * SQLite's busy handler on one of libuv's four pool threads. Enough parallel writers occupy every
+ * thread with waiters while the holder cannot get one to COMMIT, until the busy timeout. So managed
+ * transactions of this process queue here instead of waiting inside SQLite. (MariaDB waits on the server.)
+ * A managed transaction must not open another one inside it: it would wait for itself.
+ */
+function serializeTransactions(sequelize: Sequelize): void {
+  const begin = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  let tail: Promise<unknown> = Promise.resolve();
+  const queued = (...args: unknown[]): Promise<unknown> => {
+    const managed = args.some((arg) => typeof arg === 'function');
+    if (!managed) return begin(...args);
+    const run = () => begin(...args);
+    const result = tail.then(run, run);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+  sequelize.transaction = queued as Sequelize['transaction'];
 }

@@ -146,6 +146,9 @@ const timestamps = {
   createdAt: { type: DataTypes.DATE, allowNull: false },
   updatedAt: { type: DataTypes.DATE, allowNull: false },
 };
+// Lists ordered newest first need sub-second order; DATE(3) makes Sequelize write the milliseconds
+// (migration 20261123000100 widens the MariaDB columns to match).
+const createdAtMilliseconds = { type: DataTypes.DATE(3), allowNull: false };
 
 /** Binds every model to the given Sequelize instance; the columns mirror the migrations. */
 export function defineModels(sequelize: Sequelize): Models {
@@ -176,6 +179,7 @@ export function defineModels(sequelize: Sequelize): Models {
       avatarUrl: { type: DataTypes.STRING(1024), allowNull: true },
       lastLoginAt: { type: DataTypes.DATE, allowNull: true },
       ...timestamps,
+      createdAt: createdAtMilliseconds,
     },
     { sequelize, tableName: 'users', underscored: true },
   );
@@ -317,6 +321,7 @@ export function defineModels(sequelize: Sequelize): Models {
       collectionId: { type: DataTypes.STRING(36), allowNull: true },
       authorId: { type: DataTypes.STRING(36), allowNull: true },
       ...timestamps,
+      createdAt: createdAtMilliseconds,
     },
     { sequelize, tableName: 'content', underscored: true },
   );

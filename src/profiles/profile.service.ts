@@ -104,7 +104,9 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
         (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
         (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
       if (changes.customData) {
-        const result = validateProfileData(definition, mergeProfileData(row.data, changes.customData));
+        // Defaults count as stored: a profile made before a field existed still satisfies its `required`.
+        const merged = applyDefaults(definition, mergeProfileData(row.data, changes.customData));
+        const result = validateProfileData(definition, merged);
         if (!result.ok) throw AppError.validation(result.errors);
         row.data = result.value;
       }

@@ -8,7 +8,11 @@ import { isPlainObject } from '../profiles/profile-validator';
 
 // Custom data is checked field by field by the profile validator, which knows the definition;
 // here it only has to be an object. Its keys are copied by that validator, never by zod.
-const customData = z.custom<Record<string, unknown>>(isPlainObject, { message: 'must be an object' });
+// (z.unknown, not z.record: a record would copy a `__proto__` key through its setter.)
+const customData = z
+  .unknown()
+  .refine(isPlainObject, { message: 'must be an object' })
+  .transform((value) => value as Record<string, unknown>);
 
 const nullableText = (max: number) => z.string().max(max).nullable().optional();
 const builtInProfile = z.strictObject({

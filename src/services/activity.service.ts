@@ -31,6 +31,25 @@ export interface ActivityEntry {
   details?: Record<string, unknown>;
 }
 
+export interface ActivityFilter {
+  page: number;
+  limit: number;
+  action?: ActivityAction;
+  userId?: string;
+}
+
+/** A log entry as the API shows it. */
+export interface ActivityLogView {
+  id: number;
+  action: string;
+  userId: string | null;
+  email: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
 /** The activity log: who did what, from where. Writing it never fails the request it describes. */
 export function createActivityService({ models, logger }: { models: Models; logger: Logger }) {
   async function record(entry: ActivityEntry, context: RequestContext): Promise<void> {
@@ -48,7 +67,35 @@ export function createActivityService({ models, logger }: { models: Models; logg
     }
   }
 
-  return { record };
+  /** One page of the log, newest first, filtered by action and/or user. */
+  async function list(filter: ActivityFilter): Promise<{ logs: ActivityLogView[]; total: number }> {
+    const where: Record<string, string> = {};
+    if (filter.action) where.action = filter.action;
+    if (filter.userId) where.userId = filter.userId;
+    const { rows, count } = await models.ActivityLog.findAndCountAll({
+      where,
+      // The id breaks ties between entries written in the same millisecond.
+      order: [
+        ['createdAt', 'DESC'],
+        ['id', 'DESC'],
+      ],
+      limit: filter.limit,
+      offset: (filter.page - 1) * filter.limit,
+    });
+    const logs = rows.map((row) => ({
+      id: row.id,
+      action: row.action,
+      userId: row.userId,
+      email: row.email,
+      ip: row.ip,
+      userAgent: row.userAgent,
+      details: row.details,
+      createdAt: row.createdAt,
+    }));
+    return { logs, total: count };
+  }
+
+  return { record, list };
 }
 
 export type ActivityService = ReturnType<typeof createActivityService>;

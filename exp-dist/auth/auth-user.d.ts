@@ -1,0 +1,37 @@
+import type { Role } from '../models';
+/** The signed-in user as the web layer sees it (req.user), also what the verification cache holds. */
+export interface AuthUser {
+    id: string;
+    email: string;
+    username: string;
+    firstName: string | null;
+    lastName: string | null;
+    role: Role;
+    tokenEpoch: number;
+    /** Custom profile data as stored (defaults are applied when answered). */
+    profileData: Record<string, unknown>;
+}
+/** Claims of an access token (CONTRACT 3), plus `ep`, the user's token epoch at issue. */
+export interface AccessClaims {
+    sub: string;
+    userId: string;
+    email: string;
+    role: Role;
+    jti: string;
+    ep: number;
+    typ: 'access';
+    iat: number;
+    exp: number;
+}
+declare global {
+    namespace Express {
+        interface User extends AuthUser {
+        }
+        interface Request {
+            /** Claims of the access token that authenticated this request, when one did. */
+            tokenClaims?: AccessClaims;
+            /** The raw credential that authenticated this request (for logout of that very token). */
+            authToken?: string;
+        }
+    }
+}

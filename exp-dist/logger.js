@@ -1,0 +1,39 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.REDACTED_PATHS = void 0;
+exports.createLogger = createLogger;
+exports.redactUrl = redactUrl;
+const pino_1 = __importDefault(require("pino"));
+/**
+ * Paths that may carry credentials. pino removes them before a line is written, wherever they
+ * appear in a logged object, so a careless `log.info({ body })` still leaks nothing.
+ */
+const SECRET_KEYS = ['password', 'newPassword', 'passwordHash', 'token', 'code', 'secret', 'clientSecret', 'apiKey', 'smtpUrl', 'body'];
+exports.REDACTED_PATHS = [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+    ...SECRET_KEYS,
+    ...SECRET_KEYS.map((key) => `*.${key}`),
+];
+/** The process logger: JSON lines, credentials redacted. */
+function createLogger(level, destination) {
+    return (0, pino_1.default)({ level, redact: { paths: exports.REDACTED_PATHS, censor: '[redacted]' } }, destination);
+}
+const SENSITIVE_QUERY_KEYS = /^(token|code|state|password|secret|key|access_token|id_token)$/i;
+/** A URL safe to log: the values of credential-like query parameters are replaced. */
+function redactUrl(url) {
+    const q = url.indexOf('?');
+    if (q === -1)
+        return url;
+    const params = new URLSearchParams(url.slice(q + 1));
+    for (const key of [...params.keys()]) {
+        if (SENSITIVE_QUERY_KEYS.test(key))
+            params.set(key, '[redacted]');
+    }
+    return `${url.slice(0, q)}?${params.toString()}`;
+}
+//# sourceMappingURL=logger.js.map

@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+/** What a secret looks like when read through the API. Sent back unchanged, it keeps the stored secret. */
+export declare const SECRET_MASK = "********";
+/**
+ * Where a plugin keeps a secret: a whole value (`clientSecret`, `apiKey`) or only the password part of
+ * a URL (`smtp://user:password@host`), given as the path of keys inside the settings.
+ */
+export interface SecretField {
+    path: readonly string[];
+    kind: 'value' | 'url-password';
+}
+/**
+ * A plugin as the registry knows it: its name and its settings schema. The schema is strict, gives
+ * every setting its range, and supplies a default for every required key, so `settings.parse({})`
+ * yields the defaults.
+ */
+export interface PluginDefinition<S extends z.ZodType = z.ZodType> {
+    name: string;
+    description: string;
+    settings: S;
+    secrets: readonly SecretField[];
+}
+/** Declares a plugin (an identity function that keeps the schema's type). */
+export declare function definePlugin<S extends z.ZodType>(definition: PluginDefinition<S>): PluginDefinition<S>;

@@ -1,0 +1,26 @@
+/** Result of an atomic counter increment: the new count and when its window ends (epoch ms). */
+export interface CounterState {
+    count: number;
+    resetAt: number;
+}
+/**
+ * The shared state every instance sees: verification cache, rate-limit counters, revocations and
+ * one-time state. Redis in production; an in-process map for the single-process embedded default.
+ * Every method may reject (Redis down): callers decide whether that fails open or closed.
+ */
+export interface KeyValueStore {
+    readonly kind: 'memory' | 'redis';
+    get(key: string): Promise<string | null>;
+    /** Reads several keys in one round trip. */
+    getMany(keys: string[]): Promise<Array<string | null>>;
+    set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+    /** Sets only when the key is absent; true when this call set it (a lock or a one-time claim). */
+    setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+    delete(key: string): Promise<void>;
+    /** Reads and deletes in one step; the value goes to exactly one caller. */
+    take(key: string): Promise<string | null>;
+    /** Increments a counter, starting its expiry window on the first increment. */
+    increment(key: string, windowSeconds: number): Promise<CounterState>;
+    ping(): Promise<void>;
+    close(): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+
+const pbkdf2 = promisify(crypto.pbkdf2);
+
+const DIGEST = 'sha256';
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+/** Stored hashes outside this range are treated as corrupt rather than run (a huge count would stall a login). */
+const MAX_ITERATIONS = 10_000_000;
+const PBKDF2_FORMAT = /^pbkdf2:(\d{1,8}):([0-9a-f]{32}):([0-9a-f]{64})$/;
+/** Legacy hashes: unsalted SHA-256 of the password, as bare hex or prefixed `sha256:`. */
+const LEGACY_SHA256_FORMAT = /^(?:sha256:)?([0-9a-f]{64})$/i;
+
+/** Outcome of a password check; `needsRehash` asks the caller to store a fresh hash (legacy or weaker). */
+export interface PasswordCheck {
+  ok: boolean;
+  needsRehash: boolean;
+}
+
+/**
+ * Password hashing (SPEC 5.5): PBKDF2-SHA256, a 16-byte random salt per password, a 256-bit key, stored
+ * as `pbkdf2:<iterations>:<salt_hex>:<hash_hex>` and compared in constant time. Always the async
+ * `crypto.pbkdf2`, so hashing runs on libuv's thread pool and never blocks the event loop.
+ *
+ * - `hash(password)` → the storage string, at the configured iteration count.
+ * - `verify(password, stored)` → `{ ok, needsRehash }`; `needsRehash` is true on success when the stored
+ *   hash is a legacy SHA-256 one or uses fewer iterations than configured. Never throws on a malformed
+ *   stored value (that is simply `ok: false`).
+ * - `verifyAgainstDummy(password)` → always `{ ok: false }`, after the same hashing work as a real check,
+ *   so an unknown email or a user without a password costs the same time as a wrong password.
+ */
+export function createPasswordService(options: { iterations: number }) {
+  const { iterations } = options;
+  let dummy: Promise<string> | undefined;
+
+  async function derive(password: string, salt: Buffer, rounds: number): Promise<Buffer> {
+    return pbkdf2(password, salt, rounds, KEY_BYTES, DIGEST);
+  }
+
+  async function hash(password: string): Promise<string> {
+    const salt = crypto.randomBytes(SALT_BYTES);
+    const key = await derive(password, salt, iterations);
+    return `pbkdf2:${iterations}:${salt.toString('hex')}:${key.toString('hex')}`;
+  }
+
+  async function verifyAgainstDummy(password: string): Promise<PasswordCheck> {
+    // A real hash of a random password at the configured cost, made once per process.
+    dummy ??= hash(crypto.randomBytes(16).toString('hex'));
+    await verifyPbkdf2(password, await dummy);
+    return { ok: false, needsRehash: false };
+  }
+
+  async function verifyPbkdf2(password: string, stored: string): Promise<boolean | null> {
+    const match = PBKDF2_FORMAT.exec(stored);
+    if (!match) return null;
+    const rounds = Number(match[1]);
+    if (rounds < 1 || rounds > MAX_ITERATIONS) return null;
+    const expected = Buffer.from(match[3], 'hex');
+    const actual = await derive(password, Buffer.from(match[2], 'hex'), rounds);
+    return crypto.timingSafeEqual(actual, expected);
+  }
+
+  async function verify(password: string, stored: string | null | undefined): Promise<PasswordCheck> {
+    if (typeof stored !== 'string' || stored === '') return verifyAgainstDummy(password);
+    const pbkdf2Result = await verifyPbkdf2(password, stored);
+    if (pbkdf2Result !== null) {
+      const rounds = Number(stored.split(':')[1]);
+      return { ok: pbkdf2Result, needsRehash: pbkdf2Result && rounds < iterations };
+    }
+    const legacy = LEGACY_SHA256_FORMAT.exec(stored);
+    if (legacy) {
+      const expected = Buffer.from(legacy[1].toLowerCase(), 'hex');
+      const actual = crypto.createHash('sha256').update(password, 'utf8').digest();
+      const ok = crypto.timingSafeEqual(actual, expected);
+      // A wrong guess costs what it costs for PBKDF2 users (a right one pays for the re-hash instead).
+      if (!ok) return verifyAgainstDummy(password);
+      return { ok: true, needsRehash: true };
+    }
+    return verifyAgainstDummy(password);
+  }
+
+  return { iterations, hash, verify, verifyAgainstDummy };
+}
+
+export type PasswordService = ReturnType<typeof createPasswordService>;

@@ -1,0 +1,124 @@
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Request, RequestHandler } from 'express';
+import { AppError } from '../http/app-error';
+import { AUTH_COOKIE } from '../auth/credentials';
+import type { TokenService } from '../auth/token.service';
+
+export const CSRF_COOKIE = 'csrf_token';
+export const CSRF_HEADER = 'X-CSRF-Token';
+export const CSRF_FIELD = '_csrf';
+export const CSRF_MESSAGE = 'Invalid CSRF token';
+
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+const NONCE_BYTES = 18;
+
+/**
+ * CONTRACT 5 exemptions: routes a signed-out browser must be able to post (sign-in, sign-up, one-time
+ * credentials) and refresh (which needs the token it renews, not a form). Matched on the lower-cased
+ * path without trailing slashes, as Express's (case-insensitive, non-strict) routing matches it.
+ */
+const EXEMPT_PATHS: ReadonlySet<string> = new Set([
+  '/auth/login',
+  '/auth/register',
+  '/auth/seed-admin',
+  '/auth/request-password-reset',
+  '/auth/reset-password',
+  '/auth/sign-in/magic-link',
+  '/auth/refresh',
+]);
+const EXEMPT_PREFIXES: readonly string[] = ['/auth/otp/'];
+
+function isExempt(path: string): boolean {
+  const normalized = path.toLowerCase().replace(/\/+$/, '');
+  return EXEMPT_PATHS.has(normalized) || EXEMPT_PREFIXES.some((prefix) => normalized.startsWith(prefix));
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+/**
+ * Signed double-submit CSRF protection (SPEC 5.6, CONTRACT 5). A token is `<nonce>.<mac>`, the mac an
+ * HMAC-SHA256 under JWT_SECRET over the nonce and the user id, so a token is worth nothing for another
+ * user. It travels in the `csrf_token` cookie (readable by the page) and must come back in the
+ * `X-CSRF-Token` header or the `_csrf` form field.
+ */
+export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 'signingKey' | 'algorithm'> }) {
+  const macKey = crypto.createSecretKey(Buffer.from(deps.secret, 'utf8'));
+
+  function mac(nonce: string, userId: string): string {
+    return crypto.createHmac('sha256', macKey).update(`csrf.v1\0${nonce}\0${userId}`).digest('base64url');
+  }
+
+  /** A fresh token bound to the user. */
+  function issue(userId: string): string {
+    const nonce = crypto.randomBytes(NONCE_BYTES).toString('base64url');
+    return `${nonce}.${mac(nonce, userId)}`;
+  }
+
+  /** Whether the token was signed by us for this user (constant-time). */
+  function isValidFor(token: string, userId: string): boolean {
+    const dot = token.indexOf('.');
+    if (dot <= 0 || dot !== token.lastIndexOf('.')) return false;
+    return sameText(token.slice(dot + 1), mac(token.slice(0, dot), userId));
+  }
+
+  /**
+   * The user an auth cookie speaks for: its signature is checked (expiry is not, an expired cookie still
+   * acts on logout). A cookie that is not ours authenticates nobody, so there is nothing to forge.
+   */
+  function cookieUserId(cookie: string): string | null {
+    try {
+      const payload = jwt.verify(cookie, deps.tokens.signingKey, { algorithms: [deps.tokens.algorithm], ignoreExpiration: true });
+      return typeof payload === 'object' && typeof payload.sub === 'string' ? payload.sub : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads (and removes, so body schemas never see it) the `_csrf` field of a form post. */
+  function takeFormToken(req: Request): string | undefined {
+    if (!req.is('application/x-www-form-urlencoded')) return undefined;
+    const body = req.body as Record<string, unknown> | undefined;
+    if (typeof body !== 'object' || body === null || !Object.hasOwn(body, CSRF_FIELD)) return undefined;
+    const value = body[CSRF_FIELD];
+    delete body[CSRF_FIELD];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /**
+   * App-wide middleware (mounted before every router). Checks unsafe methods of requests that carry the
+   * auth cookie and no Authorization header (a cross-site page can make a browser send cookies, never a
+   * header). Also exposes the cookie's token to views as `res.locals.csrfToken` for their forms.
+   */
+  const protect: RequestHandler = (req, res, next) => {
+    const cookies = (req.cookies ?? {}) as Record<string, unknown>;
+    const cookieToken = typeof cookies[CSRF_COOKIE] === 'string' ? (cookies[CSRF_COOKIE] as string) : undefined;
+    res.locals.csrfToken = cookieToken ?? '';
+    const formToken = takeFormToken(req);
+
+    if (SAFE_METHODS.has(req.method)) return next();
+    if (req.headers.authorization !== undefined) return next();
+    const authCookie = cookies[AUTH_COOKIE];
+    if (typeof authCookie !== 'string' || authCookie === '') return next();
+    if (isExempt(req.path)) return next();
+    const userId = cookieUserId(authCookie);
+    if (userId === null) return next();
+
+    const submitted = req.get(CSRF_HEADER) ?? formToken;
+    const valid =
+      cookieToken !== undefined &&
+      submitted !== undefined &&
+      sameText(submitted, cookieToken) &&
+      isValidFor(submitted, userId);
+    if (!valid) return next(new AppError(403, CSRF_MESSAGE));
+    next();
+  };
+
+  return { issue, isValidFor, protect };
+}
+
+export type Csrf = ReturnType<typeof createCsrf>;

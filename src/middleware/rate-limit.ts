@@ -1,0 +1,189 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import {
+  rateLimit,
+  ipKeyGenerator,
+  MemoryStore as FallbackMemoryStore,
+  type Options,
+  type Store,
+  type ClientRateLimitInfo,
+  type RateLimitInfo,
+} from 'express-rate-limit';
+import type { KeyValueStore } from '../store';
+import { AppError } from '../http/app-error';
+
+/** The limited endpoints (SPEC 8 and CONTRACT 4). */
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh';
+
+export interface LimitRule {
+  /** Requests allowed per window and client IP. */
+  limit: number;
+  /** Window length in seconds (fractions allowed, for tests). */
+  windowSeconds: number;
+}
+
+export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
+  login: { limit: 5, windowSeconds: 60 },
+  register: { limit: 3, windowSeconds: 60 },
+  seedAdmin: { limit: 2, windowSeconds: 60 },
+  passwordReset: { limit: 3, windowSeconds: 15 * 60 },
+  refresh: { limit: 60, windowSeconds: 60 },
+};
+
+/** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
+const KEY_SEGMENT: Record<LimitName, string> = {
+  login: 'login',
+  register: 'register',
+  seedAdmin: 'seed-admin',
+  passwordReset: 'password-reset',
+  refresh: 'refresh',
+};
+
+/** A shared-store call that takes longer than this counts as a failure (the request never hangs on it). */
+const STORE_TIMEOUT_MS = 1000;
+/** While the shared store is failing, it is still tried, but the outage is logged at most this often. */
+const OUTAGE_LOG_INTERVAL_MS = 60_000;
+
+export interface RateLimitsOptions {
+  store: KeyValueStore;
+  logger: Logger;
+  /** Replaces limits or windows (tests use a short window to watch it reset). */
+  overrides?: Partial<Record<LimitName, Partial<LimitRule>>>;
+}
+
+export type RateLimits = Record<LimitName, RequestHandler>;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`key-value store did not answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+/**
+ * express-rate-limit store on our KeyValueStore: counters live in Redis (atomic INCR + PEXPIRE), so every
+ * instance shares them. When the shared store fails or is slow, this request is counted by an in-process
+ * MemoryStore instead: requests are never blocked by the outage, and limiting degrades to per-instance.
+ */
+export class SharedRateLimitStore implements Store {
+  readonly prefix: string;
+  readonly localKeys: boolean;
+  private readonly fallback = new FallbackMemoryStore();
+  private windowMs = 60_000;
+  private degradedSince: number | null = null;
+  private lastOutageLog = 0;
+
+  constructor(
+    private readonly store: KeyValueStore,
+    name: string,
+    private readonly logger: Logger,
+  ) {
+    this.prefix = `rl:${name}:`;
+    this.localKeys = store.kind === 'memory';
+  }
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+    this.fallback.init(options);
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    try {
+      const { count, resetAt } = await withTimeout(this.store.increment(this.prefix + key, this.windowMs / 1000), STORE_TIMEOUT_MS);
+      this.recovered();
+      return { totalHits: count, resetTime: new Date(resetAt) };
+    } catch (err) {
+      this.failed(err);
+      return this.fallback.increment(key);
+    }
+  }
+
+  async decrement(key: string): Promise<void> {
+    // Only used with skip(Successful|Failed)Requests, which these limiters do not set.
+    await this.fallback.decrement(key);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.fallback.resetKey(key);
+    await this.store.delete(this.prefix + key).catch(() => undefined);
+  }
+
+  shutdown(): void {
+    this.fallback.shutdown();
+  }
+
+  private failed(err: unknown): void {
+    const now = Date.now();
+    if (this.degradedSince === null) this.degradedSince = now;
+    if (now - this.lastOutageLog >= OUTAGE_LOG_INTERVAL_MS) {
+      this.lastOutageLog = now;
+      this.logger.warn(
+        { limiter: this.prefix, err: (err as Error).message },
+        'rate limit store unavailable: counting in this process until it recovers',
+      );
+    }
+  }
+
+  private recovered(): void {
+    if (this.degradedSince === null) return;
+    this.logger.info({ limiter: this.prefix, outageMs: Date.now() - this.degradedSince }, 'rate limit store recovered');
+    this.degradedSince = null;
+    this.lastOutageLog = 0;
+  }
+}
+
+/** The client key: `req.ip` (TRUST_PROXY decides whether X-Forwarded-For counts); IPv6 grouped by /56. */
+function clientKey(req: { ip?: string }): string {
+  return req.ip ? ipKeyGenerator(req.ip, 56) : 'unknown';
+}
+
+function secondsUntil(resetTime: Date | undefined, fallbackMs: number): number {
+  const ms = resetTime ? resetTime.getTime() - Date.now() : fallbackMs;
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/**
+ * One limiter per limited endpoint. Every answer carries X-RateLimit-Limit / -Remaining / -Reset (epoch
+ * seconds); the 429 also carries Retry-After and goes through the error handler (JSON or an HTML page).
+ */
+export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOptions): RateLimits {
+  const log = logger.child({ component: 'rate-limit' });
+  const build = (name: LimitName): RequestHandler => {
+    const rule = { ...RATE_LIMITS[name], ...overrides[name] };
+    const windowMs = Math.max(1, Math.round(rule.windowSeconds * 1000));
+    return rateLimit({
+      windowMs,
+      limit: rule.limit,
+      legacyHeaders: true,
+      standardHeaders: false,
+      store: new SharedRateLimitStore(store, KEY_SEGMENT[name], log),
+      keyGenerator: (req) => clientKey(req),
+      // The library's own console warnings would bypass our logger; its checks are covered by tests.
+      validate: false,
+      logger: {
+        error: (err: unknown, message?: string) => log.error({ err: (err as Error)?.message }, message ?? 'rate limiter error'),
+        warn: (err: unknown, message?: string) => log.warn({ err: (err as Error)?.message }, message ?? 'rate limiter warning'),
+      },
+      handler: (req, _res, next) => {
+        const info = (req as unknown as { rateLimit?: RateLimitInfo }).rateLimit;
+        next(AppError.tooManyRequests(secondsUntil(info?.resetTime, windowMs)));
+      },
+    });
+  };
+  return {
+    login: build('login'),
+    register: build('register'),
+    seedAdmin: build('seedAdmin'),
+    passwordReset: build('passwordReset'),
+    refresh: build('refresh'),
+  };
+}

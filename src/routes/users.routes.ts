@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { Request } from 'express';
+import type { Container } from '../container';
+import { createApiRouter } from '../http/api-router';
+import { requestContext } from '../http/request-context';
+import { idParams, pagingQuery } from '../http/paging';
+import { ROLES } from '../models';
+import type { AdminAudit, AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/user-admin.service';
+
+const email = z.string().trim().toLowerCase().max(255).pipe(z.email({ message: 'must be a valid email address' }));
+const username = z
+  .string()
+  .trim()
+  .min(3, { message: 'must be at least 3 characters' })
+  .max(64, { message: 'must be at most 64 characters' })
+  .regex(/^[\p{L}\p{N}._-]+$/u, { message: 'may contain letters, digits, dot, dash and underscore' });
+const personName = z.string().trim().max(100, { message: 'must be at most 100 characters' }).nullable();
+const role = z.enum(ROLES, { message: `must be one of: ${ROLES.join(', ')}` });
+
+const listQuery = z.strictObject({
+  ...pagingQuery,
+  q: z.string().trim().max(100, { message: 'must be at most 100 characters' }).optional(),
+  role: role.optional(),
+});
+const createBody = z.strictObject({
+  email,
+  password: z.string().min(8, { message: 'must be at least 8 characters' }).max(128, { message: 'must be at most 128 characters' }).optional(),
+  username: username.optional(),
+  firstName: personName.optional(),
+  lastName: personName.optional(),
+  role: role.optional(),
+});
+const updateBody = z
+  .strictObject({
+    role: role.optional(),
+    active: z.boolean({ message: 'must be true or false' }).optional(),
+    username: username.optional(),
+    firstName: personName.optional(),
+    lastName: personName.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one field to change' });
+
+const adminUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  username: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role,
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+const userResponse = z.object({ user: adminUser });
+const userList = z.object({ users: z.array(adminUser), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
+
+function audit(req: Request): AdminAudit {
+  const user = req.user as Express.User;
+  return { actor: { id: user.id, email: user.email }, context: requestContext(req) };
+}
+
+/** CONTRACT 4 users API, behind `manage:users`. */
+export function usersRoutes(container: Container) {
+  const { userAdmin, guards } = container;
+  const api = createApiRouter(container.docs, '/api');
+  const manageUsers = [guards.requirePermission('manage:users')];
+  const tags = ['Users'];
+
+  api.get(
+    '/users',
+    { summary: 'List users (paged; search by email, username or name; filter by role)', tags, auth: true, query: listQuery, responses: { 200: { description: 'a page of users', schema: userList }, 400: 'bad paging or filter', ...denials } },
+    ...manageUsers,
+    async (req, res) => {
+      res.json(await userAdmin.list(req.query as unknown as UserListQuery));
+    },
+  );
+  api.post(
+    '/users',
+    { summary: 'Create a user (with or without a password)', tags, auth: true, body: createBody, responses: { 201: { description: 'created', schema: userResponse }, 400: 'validation failed', 409: 'email or username taken', ...denials } },
+    ...manageUsers,
+    async (req, res) => {
+      res.status(201).json({ user: await userAdmin.create(req.body as AdminUserCreate, audit(req)) });
+    },
+  );
+  api.get(
+    '/users/:id',
+    { summary: 'One user', tags, auth: true, params: idParams, responses: { 200: { description: 'the user', schema: userResponse }, 404: 'no such user', ...denials } },
+    ...manageUsers,
+    async (req, res) => {
+      res.json({ user: await userAdmin.get(req.params.id as string) });
+    },
+  );
+  api.patch(
+    '/users/:id',
+    {
+      summary: 'Change role, active flag or names',
+      description: 'A role change or deactivation ends the user\'s tokens at once. A change that would leave no active admin is refused with 409.',
+      tags,
+      auth: true,
+      params: idParams,
+      body: updateBody,
+      responses: { 200: { description: 'the changed user', schema: userResponse }, 400: 'validation failed', 404: 'no such user', 409: 'would leave no active admin, or username taken', ...denials },
+    },
+    ...manageUsers,
+    async (req, res) => {
+      res.json({ user: await userAdmin.update(req.params.id as string, req.body as AdminUserChanges, audit(req)) });
+    },
+  );
+  api.delete(
+    '/users/:id',
+    {
+      summary: 'Delete a user with their profile, OAuth links, codes and tokens',
+      tags,
+      auth: true,
+      params: idParams,
+      responses: { 204: 'deleted', 404: 'no such user', 409: 'would leave no active admin', ...denials },
+    },
+    ...manageUsers,
+    async (req, res) => {
+      await userAdmin.remove(req.params.id as string, audit(req));
+      res.status(204).end();
+    },
+  );
+  return api.router;
+}

@@ -1,0 +1,137 @@
+import type { Config } from '../config/config';
+import type { AccessClaims, AuthUser } from '../auth/auth-user';
+import type { IssuedToken, TokenService } from '../auth/token.service';
+import type { PasswordLoginResult } from '../auth/password-login';
+import type { ProfileService } from '../profiles/profile.service';
+import type { RequestContext } from '../http/request-context';
+import type { ActivityService } from './activity.service';
+import type { SettingsService } from './settings.service';
+import { toPublicUser, USER_MESSAGES, type PublicUser, type UserService } from './user.service';
+import { AppError } from '../http/app-error';
+
+export const AUTH_MESSAGES = {
+  invalidCredentials: 'Invalid email or password',
+  invalidToken: 'Invalid or expired token',
+  inactive: 'User is not active',
+  adminCreated: 'Admin user created',
+} as const;
+
+/** The user of a Login response: the public fields merged with custom profile fields. */
+export type PresentedUser = ReturnType<ProfileService['presentUser']>;
+
+export interface SignedIn {
+  user: PresentedUser;
+  issued: IssuedToken;
+}
+
+export interface RegistrationInput {
+  email: string;
+  password: string;
+  username?: string;
+  firstName?: string;
+  lastName?: string;
+  /** The registrationFields as sent (top-level keys of the body); validated here by the profiles seam. */
+  custom: Record<string, unknown>;
+}
+
+/**
+ * Session flows behind /auth: registration, password sign-in (after passport-local), refresh, sign-out
+ * and the bootstrap admin. Knows nothing of HTTP: the controller passes parsed input and a request
+ * context, and turns the results into cookies and bodies.
+ */
+export function createAuthService(deps: {
+  config: Config;
+  users: UserService;
+  tokens: TokenService;
+  settings: SettingsService;
+  activity: ActivityService;
+  profiles: Pick<ProfileService, 'validateRegistration' | 'presentUser'>;
+}) {
+  const { config, users, tokens, settings, activity, profiles } = deps;
+
+  /** POST /auth/register: 403 while registration is off (unless this is the very first user). */
+  async function register(input: RegistrationInput, context: RequestContext): Promise<SignedIn> {
+    const custom = profiles.validateRegistration(input.custom);
+    if (!custom.ok) throw AppError.validation(custom.errors);
+    const { allowRegistration } = await settings.getSecuritySettings();
+    const user = await users.createUser(
+      {
+        email: input.email,
+        password: input.password,
+        username: input.username,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        profile: custom.value,
+      },
+      { onlyIf: allowRegistration.value ? undefined : 'first-user' },
+    );
+    const issued = await tokens.issue(user);
+    await activity.record({ action: 'auth.register', userId: user.id, email: user.email, details: { role: user.role } }, context);
+    return { user: profiles.presentUser({ ...toPublicUser(user), profileData: custom.value }), issued };
+  }
+
+  /** After passport-local accepted the credentials: a token and an activity row. */
+  async function completePasswordLogin(result: Extract<PasswordLoginResult, { ok: true }>, context: RequestContext): Promise<SignedIn> {
+    const issued = await tokens.issue(result.user);
+    const details: Record<string, unknown> = { method: 'password' };
+    if (result.passwordRehashed) details.passwordRehashed = true;
+    await activity.record({ action: 'auth.login', userId: result.user.id, email: result.user.email, details }, context);
+    return { user: profiles.presentUser(result.user), issued };
+  }
+
+  /** Records a refused sign-in (the attempted email, never the password) and answers the one 401. */
+  async function failPasswordLogin(result: Extract<PasswordLoginResult, { ok: false }>, context: RequestContext): Promise<never> {
+    await activity.record(
+      { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } },
+      context,
+    );
+    throw AppError.unauthorized(AUTH_MESSAGES.invalidCredentials);
+  }
+
+  /** POST /auth/refresh: a valid token, or one expired within the grace window, of an active user. */
+  async function refresh(token: string | null, context: RequestContext): Promise<IssuedToken> {
+    const check = token ? await tokens.checkForRefresh(token) : ({ ok: false, reason: 'invalid' } as const);
+    if (!check.ok) throw AppError.unauthorized(check.reason === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidToken);
+    const issued = await tokens.issue(check.user);
+    await activity.record({ action: 'auth.refresh', userId: check.user.id, email: check.user.email }, context);
+    return issued;
+  }
+
+  /** POST /auth/logout: the token used stops working at once (when there was a valid one). */
+  async function logout(signedIn: { user: AuthUser; token: string; claims: AccessClaims } | null, context: RequestContext): Promise<void> {
+    if (!signedIn) return;
+    await tokens.revokeToken(signedIn.token, signedIn.claims);
+    await activity.record({ action: 'auth.logout', userId: signedIn.user.id, email: signedIn.user.email, details: { scope: 'token' } }, context);
+  }
+
+  /** POST /auth/logout-all: every token of the user ends. */
+  async function logoutAll(user: AuthUser, context: RequestContext): Promise<void> {
+    await tokens.revokeAllForUser(user.id);
+    await activity.record({ action: 'auth.logout', userId: user.id, email: user.email, details: { scope: 'all' } }, context);
+  }
+
+  /**
+   * POST /auth/seed-admin: creates an admin only while none exists (decided under the user-creation lock),
+   * from the body or ADMIN_EMAIL / ADMIN_PASSWORD. Never touches an existing account.
+   */
+  async function seedAdmin(input: { email?: string; password?: string }, context: RequestContext): Promise<{ message: string; user: PublicUser }> {
+    if (await users.adminExists()) throw AppError.conflict(USER_MESSAGES.adminExists);
+    const email = input.email ?? config.adminEmail;
+    const password = input.password ?? config.adminPassword;
+    const errors: Record<string, string> = {};
+    if (!email) errors.email = 'Required (or set ADMIN_EMAIL)';
+    if (!password) errors.password = 'Required (or set ADMIN_PASSWORD)';
+    else if (password.length < 8 || password.length > 128) errors.password = 'Must be 8 to 128 characters';
+    if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+    const user = await users.createUser({ email: email as string, password, role: 'admin' }, { onlyIf: 'no-admin' });
+    await activity.record(
+      { action: 'user.created', userId: user.id, email: user.email, details: { role: user.role, via: 'seed-admin' } },
+      context,
+    );
+    return { message: AUTH_MESSAGES.adminCreated, user: toPublicUser(user) };
+  }
+
+  return { register, completePasswordLogin, failPasswordLogin, refresh, logout, logoutAll, seedAdmin };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

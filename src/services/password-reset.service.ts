@@ -1,0 +1,166 @@
+import crypto from 'node:crypto';
+import { Op, type Sequelize } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { Models, User } from '../models';
+import type { RequestContext } from '../http/request-context';
+import type { ActivityService } from './activity.service';
+import type { Mailer } from './mailer';
+import { AppError } from '../http/app-error';
+
+export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
+export const RESET_MESSAGES = {
+  requested: 'If an account with this email exists, a password reset link has been sent.',
+  done: 'Password has been reset',
+  invalid: 'Invalid or expired reset token',
+} as const;
+
+const TOKEN_BYTES = 32;
+
+export function hashResetToken(token: string): string {
+  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export interface PasswordResetDeps {
+  config: Config;
+  sequelize: Sequelize;
+  models: Models;
+  activity: ActivityService;
+  mailer: Mailer;
+  logger: Logger;
+  /** Hashes a new password the way sign-in checks it (the password service). */
+  hashPassword(password: string): Promise<string>;
+  /** Ends every existing token of the user, inside the given transaction (the token service). */
+  revokeAllForUser(userId: string, options: { transaction?: import('sequelize').Transaction }): Promise<void>;
+}
+
+/**
+ * Forgotten passwords (CONTRACT 4). The request answers the same, in about the same time, whether or not
+ * the account exists: the request path does one lookup and one activity row either way, and the token
+ * and mail are produced after the answer (never awaited on the request path).
+ */
+export function createPasswordResetService(deps: PasswordResetDeps) {
+  const { config, sequelize, models, activity, mailer } = deps;
+  const log = deps.logger.child({ component: 'password-reset' });
+  /** Deliveries still running, so shutdown and tests can wait for them. */
+  const pending = new Set<Promise<void>>();
+
+  function resetLink(token: string): string {
+    // Always BASE_URL: a forged Host / X-Forwarded-Host never reaches an emailed link.
+    return `${config.baseUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+  }
+
+  /** Creates a fresh token (voiding the user's older ones) and mails the link. Never throws. */
+  async function deliver(user: User): Promise<void> {
+    try {
+      const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
+      await sequelize.transaction(async (transaction) => {
+        await models.PasswordResetToken.destroy({ where: { userId: user.id }, transaction });
+        await models.PasswordResetToken.create(
+          {
+            id: crypto.randomUUID(),
+            userId: user.id,
+            tokenHash: hashResetToken(token),
+            expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_SECONDS * 1000),
+          },
+          { transaction },
+        );
+      });
+      const link = resetLink(token);
+      await mailer.send({
+        to: user.email,
+        subject: 'Reset your password',
+        text:
+          `Someone asked to reset the password of your account (${user.email}).\n\n` +
+          `To choose a new password, open this link within one hour:\n${link}\n\n` +
+          `If you did not ask for this, ignore this message: your password stays unchanged.\n`,
+        html:
+          `<p>Someone asked to reset the password of your account (${escapeHtml(user.email)}).</p>` +
+          `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link is valid for one hour).</p>` +
+          `<p>If you did not ask for this, ignore this message: your password stays unchanged.</p>`,
+      });
+    } catch (err) {
+      log.error({ err: (err as Error).message, userId: user.id }, 'could not prepare a password reset');
+    }
+  }
+
+  function inBackground(work: Promise<void>): void {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+
+  /** Starts a reset for the email if it names an active account; the caller always answers the same. */
+  async function requestReset(rawEmail: string, context: RequestContext): Promise<void> {
+    const email = rawEmail.trim().toLowerCase();
+    const user = await models.User.findOne({ where: { email } });
+    const eligible = user !== null && user.active;
+    await activity.record(
+      {
+        action: 'auth.password_reset_requested',
+        userId: user?.id ?? null,
+        email,
+        details: eligible ? {} : { outcome: user ? 'inactive_account' : 'unknown_account' },
+      },
+      context,
+    );
+    if (!eligible) return;
+    if (!mailer.isConfigured()) {
+      log.warn({ userId: user.id }, 'password reset requested, but no mail service is configured: no link sent');
+      return;
+    }
+    inBackground(deliver(user));
+  }
+
+  /** The user a token currently belongs to, or null: unknown, used, expired, or the account is inactive. */
+  async function findUsable(token: string): Promise<{ tokenId: string; user: User } | null> {
+    if (!token) return null;
+    const row = await models.PasswordResetToken.findOne({
+      where: { tokenHash: hashResetToken(token), usedAt: null, expiresAt: { [Op.gt]: new Date() } },
+    });
+    if (!row) return null;
+    const user = await models.User.findByPk(row.userId);
+    if (!user || !user.active) return null;
+    return { tokenId: row.id, user };
+  }
+
+  /**
+   * Sets the new password. One transaction claims the token (a conditional update: of concurrent uses
+   * exactly one changes the row), stores the hash and ends every existing token of the user.
+   */
+  async function resetPassword(token: string, password: string, context: RequestContext): Promise<void> {
+    const usable = await findUsable(token);
+    if (!usable) throw AppError.badRequest(RESET_MESSAGES.invalid);
+    // Hashed before the transaction: PBKDF2 takes tens of milliseconds, too long to hold a write lock.
+    const passwordHash = await deps.hashPassword(password);
+    const { user, tokenId } = usable;
+    await sequelize.transaction(async (transaction) => {
+      const now = new Date();
+      const [claimed] = await models.PasswordResetToken.update(
+        { usedAt: now },
+        { where: { id: tokenId, usedAt: null, expiresAt: { [Op.gt]: now } }, transaction },
+      );
+      if (claimed !== 1) throw AppError.badRequest(RESET_MESSAGES.invalid);
+      await models.User.update({ passwordHash }, { where: { id: user.id }, transaction });
+      await models.PasswordResetToken.destroy({ where: { userId: user.id, id: { [Op.ne]: tokenId } }, transaction });
+      await deps.revokeAllForUser(user.id, { transaction });
+    });
+    await activity.record({ action: 'auth.password_reset', userId: user.id, email: user.email }, context);
+  }
+
+  return {
+    requestReset,
+    resetPassword,
+    /** True when the token can still be used (the form page says so before the user types). */
+    isUsable: async (token: string) => (await findUsable(token)) !== null,
+    /** Resolves when every background delivery started so far has finished. */
+    idle: async () => {
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+}
+
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>;

@@ -1,0 +1,248 @@
+import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import type { Models, Role, User } from '../models';
+import type { TokenService } from '../auth/token.service';
+import type { ActivityService } from './activity.service';
+import type { NewUserInput, UserService } from './user.service';
+import type { RequestContext } from '../http/request-context';
+import { AppError } from '../http/app-error';
+import { transactionWithRetry } from '../db/transaction-retry';
+
+export const USER_ADMIN_MESSAGES = {
+  notFound: 'User not found',
+  lastAdmin: 'This change would leave no active admin: promote or activate another admin first',
+  duplicate: 'User with this email or username already exists',
+} as const;
+
+/** A user as the admin API shows it (CONTRACT 4): never a hash, epoch or other internal field. */
+export interface AdminUserView {
+  id: string;
+  email: string;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: Role;
+  active: boolean;
+  createdAt: Date;
+}
+
+export interface UserListQuery {
+  page: number;
+  limit: number;
+  /** Substring of email, username, first or last name (case-insensitive, taken literally). */
+  q?: string;
+  role?: Role;
+}
+
+export interface AdminUserCreate {
+  email: string;
+  password?: string;
+  username?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  role?: Role;
+}
+
+export interface AdminUserChanges {
+  role?: Role;
+  active?: boolean;
+  username?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/** The admin making the change, and from where: both go to the activity log. */
+export interface AdminAudit {
+  actor: { id: string; email: string };
+  context: RequestContext;
+}
+
+const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
+const SEARCH_COLUMNS = ['email', 'username', 'first_name', 'last_name'] as const;
+// LIKE escape character: `!` rather than a backslash, whose meaning inside string literals differs
+// between MariaDB and SQLite.
+const LIKE_ESCAPE = '!';
+
+export function toAdminUserView(user: User): AdminUserView {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    firstName: user.firstName ?? null,
+    lastName: user.lastName ?? null,
+    role: user.role,
+    active: Boolean(user.active),
+    createdAt: user.createdAt,
+  };
+}
+
+/**
+ * User administration (`manage:users`). The invariant it keeps: there is always at least one active
+ * admin. Every change that could remove one (demotion, deactivation, deletion) locks the set of active
+ * admins (`SELECT … FOR UPDATE` on MariaDB; SQLite transactions are IMMEDIATE, i.e. serialised) and
+ * counts it in the same transaction as the write, so two admins demoting each other at once cannot
+ * both succeed. Role changes, deactivation and deletion end the user's tokens at once.
+ */
+export function createUserAdminService(deps: {
+  sequelize: Sequelize;
+  models: Models;
+  tokens: Pick<TokenService, 'revokeAllForUser' | 'userChanged'>;
+  activity: ActivityService;
+  users: Pick<UserService, 'createUser'>;
+}) {
+  const { sequelize, models, tokens, activity, users } = deps;
+  const quote = (name: string) => sequelize.getQueryInterface().quoteIdentifier(name);
+
+  function searchCondition(q: string): WhereOptions {
+    const pattern = `%${q.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c)}%`;
+    const escaped = sequelize.escape(pattern);
+    return {
+      [Op.or]: SEARCH_COLUMNS.map((column) => literal(`${quote(column)} LIKE ${escaped} ESCAPE '${LIKE_ESCAPE}'`)),
+    };
+  }
+
+  /** One page of users, newest first, filtered by a search string and/or role. */
+  async function list(query: UserListQuery): Promise<{ users: AdminUserView[]; total: number; page: number; limit: number }> {
+    const conditions: WhereOptions[] = [];
+    if (query.role) conditions.push({ role: query.role });
+    if (query.q) conditions.push(searchCondition(query.q));
+    const { rows, count } = await models.User.findAndCountAll({
+      where: { [Op.and]: conditions },
+      order: [
+        ['createdAt', 'DESC'],
+        ['id', 'DESC'],
+      ],
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    });
+    return { users: rows.map(toAdminUserView), total: count, page: query.page, limit: query.limit };
+  }
+
+  async function get(id: string): Promise<AdminUserView> {
+    const user = await models.User.findByPk(id);
+    if (!user) throw AppError.notFound(USER_ADMIN_MESSAGES.notFound);
+    return toAdminUserView(user);
+  }
+
+  /** Creates a user through the one creation path (user.service): email normalised, profile row included. */
+  async function create(input: AdminUserCreate, audit: AdminAudit): Promise<AdminUserView> {
+    const newUser: NewUserInput = {
+      email: input.email,
+      password: input.password ?? null,
+      username: input.username ?? null,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      role: input.role ?? 'viewer',
+    };
+    const user = await users.createUser(newUser);
+    await activity.record(
+      {
+        action: 'user.created',
+        userId: audit.actor.id,
+        email: audit.actor.email,
+        details: { targetUserId: user.id, targetEmail: user.email, role: user.role, withPassword: input.password !== undefined },
+      },
+      audit.context,
+    );
+    return toAdminUserView(user);
+  }
+
+  /** Locks every active admin row (in one order) and answers their ids. */
+  async function lockActiveAdmins(transaction: Transaction): Promise<Set<string>> {
+    const admins = await models.User.findAll({
+      attributes: ['id'],
+      where: { role: 'admin', active: true },
+      order: [['id', 'ASC']],
+      lock: transaction.LOCK.UPDATE,
+      transaction,
+    });
+    return new Set(admins.map((admin) => admin.id));
+  }
+
+  /** Refuses when `userId` is an active admin and no other active admin would remain. */
+  function assertAnotherAdminRemains(activeAdmins: Set<string>, userId: string): void {
+    if (activeAdmins.has(userId) && activeAdmins.size <= 1) throw AppError.conflict(USER_ADMIN_MESSAGES.lastAdmin);
+  }
+
+  async function usernameTaken(username: string, exceptId: string, transaction: Transaction): Promise<boolean> {
+    const found = await models.User.findOne({
+      attributes: ['id'],
+      where: { [Op.and]: [sqlWhere(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptId } }] },
+      transaction,
+    });
+    return found !== null;
+  }
+
+  /**
+   * Changes role, active flag and names. A change that would leave no active admin is refused with 409;
+   * a role change or deactivation ends the user's tokens in the same transaction.
+   */
+  async function update(id: string, input: AdminUserChanges, audit: AdminAudit): Promise<AdminUserView> {
+    const affectsAdmins = input.role !== undefined || input.active !== undefined;
+    const outcome = await transactionWithRetry(sequelize, async (transaction) => {
+      // Admin rows first, then the target: every writer takes the locks in this order.
+      const activeAdmins = affectsAdmins ? await lockActiveAdmins(transaction) : new Set<string>();
+      const user = await models.User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!user) throw AppError.notFound(USER_ADMIN_MESSAGES.notFound);
+
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      if (input.role !== undefined && input.role !== user.role) changes.role = { from: user.role, to: input.role };
+      if (input.active !== undefined && input.active !== Boolean(user.active)) changes.active = { from: Boolean(user.active), to: input.active };
+      for (const field of NAME_FIELDS) {
+        const value = input[field];
+        if (value !== undefined && value !== user[field]) changes[field] = { from: user[field], to: value };
+      }
+      if (Object.keys(changes).length === 0) return { user, changes };
+
+      const losesAdmin = (changes.role && changes.role.from === 'admin') || changes.active?.to === false;
+      if (losesAdmin) assertAnotherAdminRemains(activeAdmins, user.id);
+      if (changes.username && (await usernameTaken(input.username as string, user.id, transaction))) {
+        throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);
+      }
+
+      user.set(Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, change.to])));
+      await user.save({ transaction });
+      if (changes.role || changes.active?.to === false) await tokens.revokeAllForUser(user.id, { transaction });
+      return { user, changes };
+    }).catch((err: unknown) => {
+      if (err instanceof UniqueConstraintError) throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);
+      throw err;
+    });
+
+    const { user, changes } = outcome;
+    if (Object.keys(changes).length === 0) return toAdminUserView(user);
+    // Name changes keep the tokens but make cached verification results (and so /auth/me) stale.
+    if (!changes.role && changes.active?.to !== false) await tokens.userChanged(user.id);
+    await activity.record(
+      { action: 'user.updated', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: user.id, targetEmail: user.email, changes } },
+      audit.context,
+    );
+    return toAdminUserView(user);
+  }
+
+  /**
+   * Deletes a user with everything that is theirs: profile, OAuth links and reset tokens go with the
+   * row (foreign keys cascade), OTP codes and magic-link tokens are removed by email, and their
+   * tokens end at once. Their content stays, authorless. Deleting the last active admin is refused.
+   */
+  async function remove(id: string, audit: AdminAudit): Promise<void> {
+    const email = await transactionWithRetry(sequelize, async (transaction) => {
+      const activeAdmins = await lockActiveAdmins(transaction);
+      const user = await models.User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!user) throw AppError.notFound(USER_ADMIN_MESSAGES.notFound);
+      assertAnotherAdminRemains(activeAdmins, user.id);
+      await tokens.revokeAllForUser(user.id, { transaction });
+      await models.OtpCode.destroy({ where: { userEmail: user.email }, transaction });
+      await models.AuthVerification.destroy({ where: { identifier: user.email }, transaction });
+      await user.destroy({ transaction });
+      return user.email;
+    });
+    await activity.record(
+      { action: 'user.deleted', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: id, targetEmail: email } },
+      audit.context,
+    );
+  }
+
+  return { list, get, create, update, remove };
+}
+
+export type UserAdminService = ReturnType<typeof createUserAdminService>;

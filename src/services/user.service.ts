@@ -1,0 +1,259 @@
+import crypto from 'node:crypto';
+import { UniqueConstraintError, fn, col, where as sqlWhere, type Sequelize, type Transaction } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Models, Role, User } from '../models';
+import type { PasswordService } from '../auth/password.service';
+import type { ProfileService } from '../profiles/profile.service';
+import { AppError } from '../http/app-error';
+
+export const USER_MESSAGES = {
+  duplicate: 'User with this email or username already exists',
+  registrationDisabled: 'Registration is currently disabled',
+  adminExists: 'An admin user already exists',
+} as const;
+
+/**
+ * Row in `settings` that every user creation locks first (SELECT … FOR UPDATE). It serialises user
+ * creation on MariaDB the way IMMEDIATE transactions already do on SQLite, so "is this the first user?",
+ * "is the name free?" and "is there an admin?" are answered atomically on both. Its value records who
+ * claimed the first-admin role: `{ userId: null }` until then.
+ */
+export const FIRST_ADMIN_CLAIM_KEY = 'bootstrap.firstAdmin';
+
+const USERNAME_MIN = 3;
+const USERNAME_MAX = 64;
+const GENERATED_BASE_MAX = 48;
+const RETRIES = 4;
+
+/** What any path that creates a user passes (register, admin API, OTP, magic link, OAuth, seed-admin). */
+export interface NewUserInput {
+  email: string;
+  /** Plain password, hashed here; omitted/null for passwordless accounts. */
+  password?: string | null;
+  /** Defaults to the email's local part, made unique. */
+  username?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  /** Honoured for admin callers; self-registration passes none (viewer). The first user is admin regardless. */
+  role?: Role;
+  active?: boolean;
+  avatarUrl?: string | null;
+  /** Custom profile data, ALREADY validated by the caller (e.g. profiles.validateRegistration). */
+  profile?: Record<string, unknown>;
+}
+
+export interface CreateUserOptions {
+  /** Create inside the caller's transaction (e.g. user + OAuth link together); no retry then. */
+  transaction?: Transaction;
+  /**
+   * `first-user`: refuse with 403 "Registration is currently disabled" unless this becomes the first user
+   * (self-service sign-up while an admin has turned registration off). `no-admin`: refuse with 409 "An admin
+   * user already exists" when any admin exists (seed-admin). Both decided under the same lock as the role.
+   */
+  onlyIf?: 'first-user' | 'no-admin';
+}
+
+/** The public user of the Login response and /auth/me (SPEC 2.1), without custom fields. */
+export interface PublicUser {
+  id: string;
+  email: string;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: Role;
+}
+
+/** Trims and lower-cases an email: the one normal form used for lookup and storage. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** `{ id, email, username, firstName, lastName, role }` of a user row; never the hash or internal fields. */
+export function toPublicUser(user: Pick<User, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'role'>): PublicUser {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    firstName: user.firstName ?? null,
+    lastName: user.lastName ?? null,
+    role: user.role,
+  };
+}
+
+/** A username from an email's local part: safe characters only, at least three of them. */
+function usernameBase(email: string): string {
+  const local = email.split('@')[0] ?? '';
+  const cleaned = local.replace(/[^a-z0-9._-]/g, '').slice(0, GENERATED_BASE_MAX);
+  if (cleaned.length === 0) return 'user';
+  return cleaned.length < USERNAME_MIN ? `${cleaned}_user` : cleaned;
+}
+
+/** The claim row vanished and reappeared under us (tables emptied meanwhile): run the transaction again. */
+class ClaimRaced extends Error {}
+
+function isRetryable(err: unknown): boolean {
+  if (err instanceof ClaimRaced) return true;
+  const parent = (err as { parent?: { code?: string; errno?: number } }).parent;
+  return parent?.code === 'ER_LOCK_DEADLOCK' || parent?.errno === 1213;
+}
+
+/**
+ * Creates users. `createUser` is THE way to create one: it normalises the email, hashes the password,
+ * picks the username, decides the role (the first user ever is `admin`, atomically) and writes the user
+ * and their profile row in one transaction.
+ */
+export function createUserService(deps: {
+  sequelize: Sequelize;
+  models: Models;
+  passwords: PasswordService;
+  profiles: Pick<ProfileService, 'createForUser'>;
+  logger: Logger;
+}) {
+  const { sequelize, models, passwords, profiles, logger } = deps;
+  const dialect = sequelize.getDialect();
+
+  /**
+   * Makes sure the claim row exists. Outside any transaction where possible: inserting it inside
+   * concurrent MariaDB transactions would make them deadlock on each other's shared locks. SQLite with a
+   * caller's transaction must use that transaction (another connection would wait for its write lock).
+   */
+  async function ensureClaimRow(outer?: Transaction): Promise<void> {
+    const transaction = dialect === 'sqlite' ? outer : undefined;
+    const existing = await models.Setting.findByPk(FIRST_ADMIN_CLAIM_KEY, { attributes: ['key'], transaction });
+    if (existing) return;
+    await models.Setting.bulkCreate([{ key: FIRST_ADMIN_CLAIM_KEY, value: { userId: null } }], {
+      ignoreDuplicates: true,
+      transaction,
+    });
+  }
+
+  async function lockClaim(transaction: Transaction) {
+    const claim = await models.Setting.findByPk(FIRST_ADMIN_CLAIM_KEY, { transaction, lock: transaction.LOCK.UPDATE });
+    if (claim) return claim;
+    // Deleted since ensureClaimRow (a test emptying tables): create it here; a clash is retried.
+    try {
+      return await models.Setting.create({ key: FIRST_ADMIN_CLAIM_KEY, value: { userId: null } }, { transaction });
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) throw new ClaimRaced();
+      throw err;
+    }
+  }
+
+  async function usernameTaken(username: string, transaction: Transaction): Promise<boolean> {
+    // Case-insensitive on both databases: MariaDB's collation already is (and uses the index); SQLite's = is not.
+    const found = await models.User.findOne({
+      attributes: ['id'],
+      where: dialect === 'sqlite' ? sqlWhere(fn('lower', col('username')), username.toLowerCase()) : { username },
+      transaction,
+    });
+    return found !== null;
+  }
+
+  async function chooseUsername(email: string, requested: string | null | undefined, transaction: Transaction): Promise<string> {
+    if (requested) {
+      if (await usernameTaken(requested, transaction)) throw AppError.conflict(USER_MESSAGES.duplicate);
+      return requested;
+    }
+    const base = usernameBase(email);
+    if (!(await usernameTaken(base, transaction))) return base;
+    for (;;) {
+      const candidate = `${base}-${crypto.randomBytes(3).toString('hex')}`;
+      if (!(await usernameTaken(candidate, transaction))) return candidate;
+    }
+  }
+
+  async function insert(
+    input: NewUserInput,
+    email: string,
+    passwordHash: string | null,
+    options: CreateUserOptions,
+    transaction: Transaction,
+  ): Promise<User> {
+    const claim = await lockClaim(transaction);
+    const claimed = (claim.value as { userId?: string | null } | null)?.userId ?? null;
+    const isFirstUser = claimed === null && (await models.User.count({ transaction })) === 0;
+
+    if (options.onlyIf === 'first-user' && !isFirstUser) throw AppError.forbidden(USER_MESSAGES.registrationDisabled);
+    if (options.onlyIf === 'no-admin' && (await models.User.count({ where: { role: 'admin' }, transaction })) > 0) {
+      throw AppError.conflict(USER_MESSAGES.adminExists);
+    }
+    if (await models.User.findOne({ attributes: ['id'], where: { email }, transaction })) {
+      throw AppError.conflict(USER_MESSAGES.duplicate);
+    }
+    const username = await chooseUsername(email, input.username?.trim(), transaction);
+    const id = crypto.randomUUID();
+    const user = await models.User.create(
+      {
+        id,
+        email,
+        username,
+        firstName: input.firstName ?? null,
+        lastName: input.lastName ?? null,
+        role: isFirstUser ? 'admin' : (input.role ?? 'viewer'),
+        active: input.active ?? true,
+        passwordHash,
+        avatarUrl: input.avatarUrl ?? null,
+      },
+      { transaction },
+    );
+    await profiles.createForUser(id, input.profile ?? {}, transaction);
+    if (claimed === null) {
+      // The first user claims the row; so does any creation that finds users made elsewhere (a seeder).
+      claim.value = { userId: isFirstUser ? id : 'preexisting' };
+      claim.changed('value', true);
+      await claim.save({ transaction });
+    }
+    return user;
+  }
+
+  /**
+   * Creates a user (see NewUserInput). Throws AppError 409 "User with this email or username already
+   * exists" on a duplicate, also when a unique index fires under a race, and the `onlyIf` refusals.
+   * Returns the created row (its `role` tells whether it became the first admin).
+   */
+  async function createUser(input: NewUserInput, options: CreateUserOptions = {}): Promise<User> {
+    const email = normalizeEmail(input.email);
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.validation({ email: 'Invalid email address' });
+    const username = input.username?.trim();
+    if (username !== undefined && username !== '' && (username.length < USERNAME_MIN || username.length > USERNAME_MAX)) {
+      throw AppError.validation({ username: `must be ${USERNAME_MIN} to ${USERNAME_MAX} characters` });
+    }
+    // Hash before any lock is taken: PBKDF2 takes tens of milliseconds.
+    const passwordHash = input.password ? await passwords.hash(input.password) : null;
+    await ensureClaimRow(options.transaction);
+
+    try {
+      if (options.transaction) return await insert(input, email, passwordHash, options, options.transaction);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await sequelize.transaction((transaction) => insert(input, email, passwordHash, options, transaction));
+        } catch (err) {
+          if (!isRetryable(err) || attempt >= RETRIES) throw err;
+          logger.debug({ attempt }, 'user creation deadlocked; retrying');
+        }
+      }
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) throw AppError.conflict(USER_MESSAGES.duplicate);
+      throw err;
+    }
+  }
+
+  /** The user with this email (normalised), or null. */
+  async function findByEmail(email: string): Promise<User | null> {
+    return models.User.findOne({ where: { email: normalizeEmail(email) } });
+  }
+
+  /** Whether any admin exists (a quick pre-check; createUser's `no-admin` is the atomic one). */
+  async function adminExists(): Promise<boolean> {
+    return (await models.User.count({ where: { role: 'admin' } })) > 0;
+  }
+
+  /** Whether any user exists (the registration form shows "disabled" only when a post would be refused). */
+  async function anyUserExists(): Promise<boolean> {
+    return (await models.User.count()) > 0;
+  }
+
+  return { createUser, findByEmail, adminExists, anyUserExists, toPublicUser, normalizeEmail };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

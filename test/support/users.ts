@@ -1,0 +1,59 @@
+import crypto from 'node:crypto';
+import { ctx, uniqueEmail, type TestContext } from './context';
+import { createSettingsService } from '../../src/services/settings.service';
+import { createTokenService, type TokenService } from '../../src/auth/token.service';
+import type { Role, User } from '../../src/models';
+
+/** Columns a test may set on its user; everything else gets a unique or default value. */
+export interface TestUserOverrides {
+  email?: string;
+  username?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  active?: boolean;
+  passwordHash?: string | null;
+}
+
+const tokenServices = new WeakMap<TestContext, TokenService>();
+
+/** A token service over the run's database, store and secret: tokens it signs work against ctx().app. */
+function tokenService(): TokenService {
+  const c = ctx();
+  let service = tokenServices.get(c);
+  if (!service) {
+    const settings = createSettingsService({ config: c.config, models: c.models });
+    service = createTokenService({ config: c.config, models: c.models, store: c.store, settings, logger: c.logger });
+    tokenServices.set(c, service);
+  }
+  return service;
+}
+
+/** Creates a user row with the given role (and its empty profile row) directly in the database. */
+export async function createTestUser(role: Role = 'viewer', overrides: TestUserOverrides = {}): Promise<User> {
+  const { models } = ctx();
+  const email = overrides.email ?? uniqueEmail(role);
+  const user = await models.User.create({
+    id: crypto.randomUUID(),
+    email,
+    username: overrides.username ?? `${role}_${crypto.randomBytes(5).toString('hex')}`,
+    firstName: overrides.firstName ?? null,
+    lastName: overrides.lastName ?? null,
+    role,
+    active: overrides.active ?? true,
+    passwordHash: overrides.passwordHash ?? null,
+  });
+  await models.UserProfile.create({ userId: user.id, data: {} });
+  return user;
+}
+
+/** Signs an access token for the user as it is stored now (role, token epoch). */
+export async function tokenFor(user: Pick<User, 'id'>): Promise<string> {
+  const fresh = await ctx().models.User.findByPk(user.id, { rejectOnEmpty: true });
+  return (await tokenService().issue(fresh)).token;
+}
+
+/** A new user with the given role and a valid Bearer token for them: `{ user, token }`. */
+export async function createUserWithToken(role: Role = 'viewer', overrides: TestUserOverrides = {}): Promise<{ user: User; token: string }> {
+  const user = await createTestUser(role, overrides);
+  return { user, token: await tokenFor(user) };
+}
