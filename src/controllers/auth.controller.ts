@@ -187,7 +187,8 @@ export function createAuthController(container: Container) {
     const path = req.path.toLowerCase().replace(/\/+$/, '');
     if (path !== '/login' && path !== '/register') return next(err);
     for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-    const values = echoValues(req.body);
+    // Custom fields are shown again typed (a ticked checkbox as true, a multiselect as a list), as the partial expects.
+    const values = { ...echoValues(req.body), ...coerceFormValues(profiles.definition, profiles.definition.registrationFields, req.body) };
     const errors = err.options.errors ?? {};
     if (path === '/login') renderLogin(res, err.status, { values, errors, error: err.message, redirect: safeRedirect(values.redirect) });
     else await renderRegister(res, err.status, { values, errors, error: err.message });
