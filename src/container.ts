@@ -47,7 +47,7 @@ export function createContainer(deps: AppDependencies) {
   const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }) });
   const guards = createGuards(passport, [STRATEGY.jwt]);
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
-  const users = createUserService({ sequelize: deps.sequelize, models, passwords, profiles, logger });
+  const users = createUserService({ sequelize: deps.sequelize, models, passwords, profiles });
   const userAdmin = createUserAdminService({ sequelize: deps.sequelize, models, tokens, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });

@@ -1,4 +1,4 @@
-import type { Role } from '../models';
+import type { Role, User } from '../models';
 
 /** The signed-in user as the web layer sees it (req.user), also what the verification cache holds. */
 export interface AuthUser {
@@ -39,4 +39,19 @@ declare global {
       authToken?: string;
     }
   }
+}
+
+/** The signed-in user's shape (also what the verification cache holds), with its stored profile data. */
+export function toAuthUser(user: User): AuthUser {
+  const profile = (user as User & { profile?: { data?: Record<string, unknown> } | null }).profile;
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    role: user.role,
+    tokenEpoch: user.tokenEpoch,
+    profileData: profile?.data ?? {},
+  };
 }

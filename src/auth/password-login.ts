@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Models, User } from '../models';
-import type { AuthUser } from './auth-user';
+import { toAuthUser, type AuthUser } from './auth-user';
 import type { PasswordService } from './password.service';
 import { normalizeEmail } from '../services/user.service';
 
@@ -10,21 +10,6 @@ export type PasswordLoginFailure = 'unknown_email' | 'wrong_password' | 'inactiv
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }
   | { ok: false; reason: PasswordLoginFailure; email: string; userId: string | null };
-
-/** The signed-in user's shape (also what the verification cache holds), with its stored profile data. */
-export function toAuthUser(user: User): AuthUser {
-  const profile = (user as User & { profile?: { data?: Record<string, unknown> } | null }).profile;
-  return {
-    id: user.id,
-    email: user.email,
-    username: user.username,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    role: user.role,
-    tokenEpoch: user.tokenEpoch,
-    profileData: profile?.data ?? {},
-  };
-}
 
 /**
  * Checks an email and password (the passport-local verify step). Unknown email, wrong password and

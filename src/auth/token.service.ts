@@ -6,7 +6,7 @@ import type { Config } from '../config/config';
 import type { Models, Role, User } from '../models';
 import type { KeyValueStore } from '../store';
 import type { SettingsService } from '../services/settings.service';
-import type { AccessClaims, AuthUser } from './auth-user';
+import { toAuthUser, type AccessClaims, type AuthUser } from './auth-user';
 
 const ALGORITHM = 'HS256' as const;
 export const VERIFICATION_CACHE_SECONDS = 300;
@@ -45,19 +45,6 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
   return wellFormed ? (claims as AccessClaims) : null;
 }
 
-function toAuthUser(user: User): AuthUser {
-  const profile = (user as User & { profile?: { data?: Record<string, unknown> } }).profile;
-  return {
-    id: user.id,
-    email: user.email,
-    username: user.username,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    role: user.role,
-    tokenEpoch: user.tokenEpoch,
-    profileData: profile?.data ?? {},
-  };
-}
 
 /**
  * Issues and verifies access tokens (HS256, pinned). Verification results are cached for five minutes

@@ -4,8 +4,9 @@ import { DatabaseError, UniqueConstraintError, type Sequelize, type Transaction 
 // running it again is safe.
 const RETRYABLE_MYSQL_ERRNOS = new Set([1213, 1205]);
 
-function isRetryable(err: unknown, retryOnUniqueViolation: boolean): boolean {
-  if (retryOnUniqueViolation && err instanceof UniqueConstraintError) return true;
+function isRetryable(err: unknown, options: RetryOptions): boolean {
+  if (options.retryOnUniqueViolation && err instanceof UniqueConstraintError) return true;
+  if (options.retryWhen?.(err)) return true;
   if (!(err instanceof DatabaseError)) return false;
   const errno = (err as DatabaseError & { parent?: { errno?: number } }).parent?.errno;
   return errno !== undefined && RETRYABLE_MYSQL_ERRNOS.has(errno);
@@ -15,6 +16,8 @@ export interface RetryOptions {
   attempts?: number;
   /** Also retry when a concurrent insert won a unique key (an upsert's "create" lost the race). */
   retryOnUniqueViolation?: boolean;
+  /** Also retry on these errors of the caller's own (a precondition that moved under it). */
+  retryWhen?: (err: unknown) => boolean;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function transactionWithRetry<T>(
     try {
       return await sequelize.transaction((transaction) => work(transaction));
     } catch (err) {
-      if (attempt >= attempts || !isRetryable(err, options.retryOnUniqueViolation === true)) throw err;
+      if (attempt >= attempts || !isRetryable(err, options)) throw err;
     }
   }
 }

@@ -2,7 +2,7 @@ import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Se
 import type { Models, Role, User } from '../models';
 import type { TokenService } from '../auth/token.service';
 import type { ActivityService } from './activity.service';
-import type { NewUserInput, UserService } from './user.service';
+import { toPublicUser, type NewUserInput, type UserService } from './user.service';
 import type { RequestContext } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
@@ -63,16 +63,7 @@ const SEARCH_COLUMNS = ['email', 'username', 'first_name', 'last_name'] as const
 const LIKE_ESCAPE = '!';
 
 export function toAdminUserView(user: User): AdminUserView {
-  return {
-    id: user.id,
-    email: user.email,
-    username: user.username,
-    firstName: user.firstName ?? null,
-    lastName: user.lastName ?? null,
-    role: user.role,
-    active: Boolean(user.active),
-    createdAt: user.createdAt,
-  };
+  return { ...toPublicUser(user), active: Boolean(user.active), createdAt: user.createdAt };
 }
 
 /**

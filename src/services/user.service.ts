@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { UniqueConstraintError, fn, col, where as sqlWhere, type Sequelize, type Transaction } from 'sequelize';
-import type { Logger } from 'pino';
 import type { Models, Role, User } from '../models';
 import type { PasswordService } from '../auth/password.service';
 import type { ProfileService } from '../profiles/profile.service';
 import { AppError } from '../http/app-error';
+import { transactionWithRetry } from '../db/transaction-retry';
 
 export const USER_MESSAGES = {
   duplicate: 'User with this email or username already exists',
@@ -91,11 +91,6 @@ function usernameBase(email: string): string {
 /** The claim row vanished and reappeared under us (tables emptied meanwhile): run the transaction again. */
 class ClaimRaced extends Error {}
 
-function isRetryable(err: unknown): boolean {
-  if (err instanceof ClaimRaced) return true;
-  const parent = (err as { parent?: { code?: string; errno?: number } }).parent;
-  return parent?.code === 'ER_LOCK_DEADLOCK' || parent?.errno === 1213;
-}
 
 /**
  * Creates users. `createUser` is THE way to create one: it normalises the email, hashes the password,
@@ -107,9 +102,8 @@ export function createUserService(deps: {
   models: Models;
   passwords: PasswordService;
   profiles: Pick<ProfileService, 'createForUser'>;
-  logger: Logger;
 }) {
-  const { sequelize, models, passwords, profiles, logger } = deps;
+  const { sequelize, models, passwords, profiles } = deps;
   const dialect = sequelize.getDialect();
 
   /**
@@ -224,14 +218,10 @@ export function createUserService(deps: {
 
     try {
       if (options.transaction) return await insert(input, email, passwordHash, options, options.transaction);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await sequelize.transaction((transaction) => insert(input, email, passwordHash, options, transaction));
-        } catch (err) {
-          if (!isRetryable(err) || attempt >= RETRIES) throw err;
-          logger.debug({ attempt }, 'user creation deadlocked; retrying');
-        }
-      }
+      return await transactionWithRetry(sequelize, (transaction) => insert(input, email, passwordHash, options, transaction), {
+        attempts: RETRIES,
+        retryWhen: (err) => err instanceof ClaimRaced,
+      });
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw AppError.conflict(USER_MESSAGES.duplicate);
       throw err;

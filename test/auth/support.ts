@@ -1,13 +1,8 @@
 import crypto from 'node:crypto';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import { ctx, uniqueEmail } from '../support/context';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/config';
+import { buildApp as appWith, ctx, uniqueEmail } from '../support/context';
 import { createPasswordService } from '../../src/auth/password.service';
-import { createTokenService } from '../../src/auth/token.service';
-import { createSettingsService } from '../../src/services/settings.service';
-import type { NormalizedProfileDefinition } from '../../src/profiles/profile-definition';
 import type { Role, User } from '../../src/models';
 
 export const PASSWORD = 'correct horse battery';
@@ -66,31 +61,9 @@ export async function makeUser(
   return user;
 }
 
-/** Signs a token for the user with the shared app's secret (as a login would). */
-export async function tokenFor(user: User): Promise<string> {
-  const { config, models, store, logger } = ctx();
-  const settings = createSettingsService({ config, models });
-  const tokens = createTokenService({ config, models, store, settings, logger });
-  return (await tokens.issue(await models.User.findByPk(user.id).then((u) => u as User))).token;
-}
-
-/** Another app on the shared database and store, with extra env and optional custom profile fields. */
-export function appWith(options: { env?: Record<string, string | undefined>; profileDefinition?: NormalizedProfileDefinition } = {}): Express {
-  const c = ctx();
-  const env: Record<string, string> = { ...c.env };
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return createApp({
-    config: loadConfig(env),
-    logger: c.logger,
-    sequelize: c.sequelize,
-    models: c.models,
-    store: c.store,
-    profileDefinition: options.profileDefinition,
-  });
-}
+// The shared helpers, under the names these tests use.
+export { tokenFor } from '../support/users';
+export { buildApp as appWith } from '../support/context';
 
 /** An app that trusts X-Forwarded-For, so each simulated client has its own rate-limit bucket. */
 export function proxiedApp(env: Record<string, string | undefined> = {}): Express {
