@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import net from 'node:net';
+import request from 'supertest';
+import { buildApp, ctx } from '../support/context';
+import { createUserWithToken, tokenFor } from '../support/users';
+import { createApp } from '../../src/app';
+import { RedisStore } from '../../src/store/redis-store';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function deadPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('token verification cache (SPEC 5.4)', () => {
+  it('when a token is verified, then the result is cached under a hash of the whole token and served from there', async () => {
+    const { user, token } = await createUserWithToken('viewer', { firstName: 'Before' });
+    const first = await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${token}`);
+    assert.equal(first.body.user.firstName, 'Before');
+    const key = `vc:${crypto.createHash('sha256').update(token).digest('hex')}`;
+    assert.ok(await ctx().store.get(key), 'the cache entry is keyed by sha256 of the whole token');
+
+    // A change behind the service's back (no cache invalidation) is not seen while the entry lives:
+    // proof that the second answer came from the cache, not the database.
+    await ctx().models.User.update({ firstName: 'Behind' }, { where: { id: user.id } });
+    const second = await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${token}`);
+    assert.equal(second.body.user.firstName, 'Before');
+  });
+
+  it('when two tokens share a long common prefix, then each has its own cache entry', async () => {
+    const { user } = await createUserWithToken('viewer');
+    const a = await tokenFor(user);
+    const b = await tokenFor(user);
+    const [, , sigA] = a.split('.');
+    const [, , sigB] = b.split('.');
+    assert.notEqual(sigA, sigB);
+    await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${a}`).expect(200);
+    await request(ctx().app).post('/auth/logout').set('Authorization', `Bearer ${a}`).expect(200);
+    await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${a}`).expect(401);
+    await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${b}`).expect(200);
+  });
+
+  it('when the token expires before the cache entry would, then it is refused at its expiry', async function () {
+    this.timeout(10_000);
+    const app = buildApp({ env: { JWT_EXPIRES_IN: '2s', JWT_REFRESH_GRACE_SECONDS: '0' } });
+    const { user } = await createUserWithToken('viewer');
+    const login = await request(app).post('/auth/refresh').set('Authorization', `Bearer ${await tokenFor(user)}`);
+    const shortLived = login.body.token as string;
+    await request(app).get('/auth/me').set('Authorization', `Bearer ${shortLived}`).expect(200);
+    await sleep(2100);
+    await request(app).get('/auth/me').set('Authorization', `Bearer ${shortLived}`).expect(401);
+  });
+
+  it('when the key-value store is down, then tokens are verified fully against the database, never assumed valid', async () => {
+    const c = ctx();
+    const store = new RedisStore(`redis://127.0.0.1:${await deadPort()}`);
+    await assert.rejects(store.connect());
+    const app = createApp({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store });
+    try {
+      const { user, token } = await createUserWithToken('viewer');
+      const ok = await request(app).get('/auth/me').set('Authorization', `Bearer ${token}`);
+      assert.equal(ok.status, 200);
+      assert.equal(ok.body.user.id, user.id);
+      await c.models.User.update({ active: false }, { where: { id: user.id } });
+      const refused = await request(app).get('/auth/me').set('Authorization', `Bearer ${token}`);
+      assert.equal(refused.status, 401);
+    } finally {
+      await store.close();
+    }
+  });
+});
