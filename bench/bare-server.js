@@ -13,3 +13,5 @@ app.get('/auth/me', (_req, res) => {
 app.listen(port, '127.0.0.1', () => {
   process.send?.('ready');
 });
+// A normal exit on a signal (so --cpu-prof profiles get written).
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

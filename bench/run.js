@@ -14,7 +14,9 @@
  * Environment: BENCH_SECONDS (default 10 per measurement), BENCH_ITERATIONS (PBKDF2 iterations,
  * default 100000 like production), BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_DATABASE_URL,
  * BENCH_REDIS_URL (default: none, the in-process store), BENCH_CPU_PROF=1 (writes .cpuprofile files of the
- * server into bench/profiles/). Prints a table and writes bench/results.json.
+ * server into bench/profiles/), BENCH_SKIP_BUILD=1, BENCH_ONLY=me (only measure 2), and for experiments
+ * BENCH_ENV_<NAME>=value (passed to the server as NAME=value) and BENCH_DIST (another build directory).
+ * Prints a table and writes bench/results.json.
  */
 const { spawn, execSync, execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -87,9 +89,9 @@ function cannon(options) {
   });
 }
 
-function measureCeiling() {
+function measureCeiling(seconds) {
   const out = execFileSync(process.execPath, [path.join(__dirname, 'pbkdf2-ceiling.js')], {
-    env: { PATH: process.env.PATH, UV_THREADPOOL_SIZE: String(THREADPOOL), ITERATIONS: String(ITERATIONS), SECONDS: String(Math.max(5, SECONDS)) },
+    env: { PATH: process.env.PATH, UV_THREADPOOL_SIZE: String(THREADPOOL), ITERATIONS: String(ITERATIONS), SECONDS: String(seconds) },
     encoding: 'utf8',
   });
   return JSON.parse(out.trim().split('\n').pop());
@@ -116,6 +118,43 @@ function loginRequests(email) {
   ];
 }
 
+/** Pins processes (all their threads) to one core, or back to every core with null; false when not possible. */
+function pin(pids, core) {
+  if (CORES < 2) return false;
+  const cores = core === null ? `0-${CORES - 1}` : String(core);
+  try {
+    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time (user + system, in clock ticks) a process has used so far; NaN where /proc is missing. */
+const TICK_US = 1e6 / 100;
+function cpuTicks(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+}
+
+/** Several autocannon rounds as one: requests per second over the summed time, worst p99. */
+function combine(results) {
+  const total = results.reduce((sum, r) => sum + r['2xx'], 0);
+  const seconds = results.reduce((sum, r) => sum + r.duration, 0);
+  return {
+    total,
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    requests: { average: total / seconds },
+    latency: { p99: Math.max(...results.map((r) => r.latency.p99)), p50: results[0].latency.p50 },
+    perRound: results.map((r) => Math.round(r['2xx'] / r.duration)),
+  };
+}
+
 function pct(a, b) {
   return `${((a / b) * 100).toFixed(1)} %`;
 }
@@ -126,9 +165,6 @@ async function main() {
     execSync('npm run build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
 
-  log(`measuring the PBKDF2 ceiling (${ITERATIONS} iterations, ${CORES} cores, thread pool ${THREADPOOL})…`);
-  const ceiling = measureCeiling();
-  log(`  ${ceiling.hashesPerSecond.toFixed(1)} hashes/s`);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-bench-'));
   const port = await sparePort();
@@ -148,7 +184,9 @@ async function main() {
   };
   const profileDir = path.join(__dirname, 'profiles');
   const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const server = start(path.join(ROOT, 'dist/server.js'), serverEnv, nodeArgs);
+  // Experiments: BENCH_ENV_<NAME>=value passes NAME=value to the server; BENCH_DIST runs another build.
+  for (const [name, value] of Object.entries(process.env)) if (name.startsWith('BENCH_ENV_')) serverEnv[name.slice('BENCH_ENV_'.length)] = value;
+  const server = start(path.join(ROOT, process.env.BENCH_DIST || 'dist', 'server.js'), serverEnv, nodeArgs);
   await waitForHealth(url, server);
 
   // A user (the first registration: admin) and a token.
@@ -177,19 +215,56 @@ async function main() {
   const meRequest = { url: `${url}/auth/me`, headers: { authorization: `Bearer ${token}` } };
   const warm = (opts) => cannon({ ...opts, duration: 2 });
 
-  // (2) /auth/me against bare Express, same JSON, same connections.
+  // (2) /auth/me against bare Express, same JSON, same connections. Each server pinned to one core and
+  // the load generator to another (when taskset exists), rounds interleaved so background load hits both alike.
   log('GET /auth/me vs bare Express…');
+  const pinned = pin([server.pid, bare.pid], 0) && pin([process.pid], 1);
   await warm({ ...meRequest, connections: 10 });
-  const me = await cannon({ ...meRequest, connections: 10 });
   await warm({ url: `${bareUrl}/auth/me`, connections: 10 });
-  const bareResult = await cannon({ url: `${bareUrl}/auth/me`, connections: 10 });
+  const rounds = 4;
+  const meRounds = [];
+  const bareRounds = [];
+  const cpu = { me: 0, bare: 0 };
+  for (let i = 0; i < rounds; i++) {
+    let before = cpuTicks(server.pid);
+    meRounds.push(await cannon({ ...meRequest, connections: 10, duration: SECONDS / 2 }));
+    cpu.me += cpuTicks(server.pid) - before;
+    before = cpuTicks(bare.pid);
+    bareRounds.push(await cannon({ url: `${bareUrl}/auth/me`, connections: 10, duration: SECONDS / 2 }));
+    cpu.bare += cpuTicks(bare.pid) - before;
+  }
+  if (pinned) pin([server.pid, process.pid], null);
   await stop(bare);
+  const me = combine(meRounds);
+  const bareResult = combine(bareRounds);
+  const cpuPerRequest = {
+    me: Number.isNaN(cpu.me) ? null : (cpu.me * TICK_US) / me.total,
+    bare: Number.isNaN(cpu.bare) ? null : (cpu.bare * TICK_US) / bareResult.total,
+  };
+  if (process.env.BENCH_ONLY === 'me') {
+    // Experiments on the /auth/me path only.
+    await stop(server);
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.stdout.write(
+      `GET /auth/me ${me.requests.average.toFixed(0)} req/s vs bare ${bareResult.requests.average.toFixed(0)} req/s: ${pct(me.requests.average, bareResult.requests.average)}` +
+        ` (rounds ${me.perRound.join(' / ')} vs ${bareResult.perRound.join(' / ')}); CPU per request ${cpuPerRequest.me?.toFixed(0)} µs vs ${cpuPerRequest.bare?.toFixed(0)} µs\n`,
+    );
+    return;
+  }
 
-  // (1) logins per second, many client addresses, enough in flight to keep every core hashing.
-  log('POST /auth/login…');
+  // (1) logins per second, many client addresses, enough in flight to keep every core hashing, against
+  // the PBKDF2 ceiling; rounds interleaved (ceiling, logins, ceiling, …) so background load hits both alike.
+  log(`POST /auth/login vs the PBKDF2 ceiling (${ITERATIONS} iterations, ${CORES} cores, thread pool ${THREADPOOL})…`);
   const loginConnections = THREADPOOL * 4;
   await warm({ url, connections: loginConnections, requests: loginRequests(email) });
-  const login = await cannon({ url, connections: loginConnections, requests: loginRequests(email) });
+  const ceilingRounds = [];
+  const loginRounds = [];
+  for (let i = 0; i < 3; i++) {
+    ceilingRounds.push(measureCeiling(SECONDS / 2).hashesPerSecond);
+    loginRounds.push(await cannon({ url, connections: loginConnections, requests: loginRequests(email), duration: SECONDS / 2 }));
+  }
+  const ceiling = { hashesPerSecond: ceilingRounds.reduce((a, b) => a + b, 0) / ceilingRounds.length, perRound: ceilingRounds };
+  const login = combine(loginRounds);
 
   // (3) /auth/me latency while logins saturate the CPU: a steady 100 requests/s of /auth/me.
   log('GET /auth/me latency under login load…');
@@ -201,15 +276,17 @@ async function main() {
   await stop(server);
   fs.rmSync(dir, { recursive: true, force: true });
 
-  const loginRate = login['2xx'] / (login.duration || SECONDS);
+  const loginRate = login.requests.average;
   const results = {
     date: new Date().toISOString(),
     machine: { cores: CORES, cpu: os.cpus()[0]?.model, node: process.version, threadpool: THREADPOOL },
     iterations: ITERATIONS,
     pbkdf2CeilingPerSecond: ceiling.hashesPerSecond,
-    login: { perSecond: loginRate, ok: login['2xx'], other: login.non2xx, p50: login.latency.p50, p99: login.latency.p99, ofCeiling: loginRate / ceiling.hashesPerSecond },
-    me: { perSecond: me.requests.average, ok: me['2xx'], other: me.non2xx, p99: me.latency.p99 },
-    bare: { perSecond: bareResult.requests.average, p99: bareResult.latency.p99 },
+    login: { perSecond: loginRate, ok: login.total, other: login.non2xx, p50: login.latency.p50, p99: login.latency.p99, ofCeiling: loginRate / ceiling.hashesPerSecond, perRound: login.perRound },
+    pbkdf2CeilingPerRound: ceiling.perRound,
+    me: { perSecond: me.requests.average, ok: me.total, other: me.non2xx, p99: me.latency.p99, perRound: me.perRound, cpuMicrosPerRequest: cpuPerRequest.me },
+    bare: { perSecond: bareResult.requests.average, p99: bareResult.latency.p99, perRound: bareResult.perRound, cpuMicrosPerRequest: cpuPerRequest.bare },
+    pinned,
     meUnderLoad: { perSecond: meUnderLoad.requests.average, ok: meUnderLoad['2xx'], other: meUnderLoad.non2xx, p50: meUnderLoad.latency.p50, p99: meUnderLoad.latency.p99, max: meUnderLoad.latency.max, loginsPerSecond: loaded['2xx'] / (loaded.duration || SECONDS) },
   };
   fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -225,7 +302,10 @@ async function main() {
   const table = [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
   process.stdout.write(
     `\n${CORES} cores (${results.machine.cpu}), Node ${process.version}, PBKDF2 ${ITERATIONS} iterations, ${SECONDS} s per measurement\n\n${table}\n\n` +
-      `non-2xx: login ${login.non2xx}, me ${me.non2xx}, me under load ${meUnderLoad.non2xx}; errors: login ${login.errors}, me ${me.errors}\n`,
+      `non-2xx: login ${login.non2xx}, me ${me.non2xx}, me under load ${meUnderLoad.non2xx}; errors: login ${login.errors}, me ${me.errors}\n` +
+      `logins per round ${login.perRound.join(' / ')} /s, PBKDF2 ceiling per round ${ceiling.perRound.map((r) => r.toFixed(1)).join(' / ')} /s\n` +
+      `GET /auth/me rounds ${me.perRound.join(' / ')} req/s, bare ${bareResult.perRound.join(' / ')} req/s${pinned ? ' (server and bare on core 0, load generator on core 1)' : ''}\n` +
+      (cpuPerRequest.me ? `server CPU per request: /auth/me ${cpuPerRequest.me.toFixed(0)} µs, bare ${cpuPerRequest.bare.toFixed(0)} µs\n` : ''),
   );
 }
 

@@ -41,8 +41,9 @@ export function createApp(deps: AppDependencies): Express {
 
   app.use(healthRoutes(container));
   app.use('/api/user-profiles', profileRoutes(container));
-  app.use('/auth', passwordResetRoutes(container));
   app.use('/auth', authRoutes(container));
+  // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
+  app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));
   app.use('/api', collectionsRoutes(container));
   app.use('/api', contentRoutes(container));
