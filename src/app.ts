@@ -30,6 +30,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('view engine', 'ejs');
   app.set('views', path.join(ROOT, 'views'));
   app.disable('x-powered-by');
+  // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
+  app.set('etag', false);
 
   app.use(requestLogger(logger));
   app.use(securityHeaders(config.isProduction));
@@ -39,7 +41,7 @@ export function createApp(deps: AppDependencies): Express {
   // Before every router, so each cookie-authenticated unsafe request (admin API included) is checked.
   app.use(container.csrf.protect);
 
-  app.use(healthRoutes(container));
+  app.use('/health', healthRoutes(container));
   app.use('/api/user-profiles', profileRoutes(container));
   app.use('/auth', authRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.

@@ -19,13 +19,13 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable
   }
 }
 
-/** Liveness (the process answers) and readiness (its database and key-value store answer). */
+/** Liveness (the process answers) and readiness (its database and key-value store answer); mounted at /health. */
 export function healthRoutes({ sequelize, store }: { sequelize: Sequelize; store: KeyValueStore }): Router {
   const router = Router();
-  router.get('/health', (_req, res) => {
+  router.get('/', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/health/ready', async (_req, res) => {
+  router.get('/ready', async (_req, res) => {
     const [database, keyValueStore] = await Promise.all([probe(() => sequelize.query('SELECT 1')), probe(() => store.ping())]);
     const ready = database === 'ok' && keyValueStore === 'ok';
     res.status(ready ? 200 : 503);
