@@ -2,7 +2,7 @@ import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Se
 import type { Models, Role, User } from '../models';
 import type { TokenService } from '../auth/token.service';
 import type { ActivityService } from './activity.service';
-import { toPublicUser, type NewUserInput, type UserService } from './user.service';
+import { toPublicUser, type NewUserInput, type PublicUser, type UserService } from './user.service';
 import type { RequestContext } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
@@ -14,13 +14,7 @@ export const USER_ADMIN_MESSAGES = {
 } as const;
 
 /** A user as the admin API shows it (CONTRACT 4): never a hash, epoch or other internal field. */
-export interface AdminUserView {
-  id: string;
-  email: string;
-  username: string;
-  firstName: string | null;
-  lastName: string | null;
-  role: Role;
+export interface AdminUserView extends PublicUser {
   active: boolean;
   createdAt: Date;
 }
