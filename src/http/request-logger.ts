@@ -18,7 +18,7 @@ declare global {
 }
 
 /**
- * One access-log line per request, written when the response finishes: request id, method, the URL with
+ * One access-log line per request, written when the response is done: request id, method, the URL with
  * credential-like query values replaced, status and duration. Never headers or bodies, so the line needs
  * no redaction pass (the process logger's redaction costs more than the rest of the line on a fast route);
  * `req.log`, for anything else a request logs, keeps it.
@@ -36,11 +36,13 @@ export function requestLogger(logger: Logger): RequestHandler {
       configurable: true,
       get: () => (child ??= logger.child({ reqId: id })),
     });
-    res.once('finish', () => {
+    // 'close' comes for every response, also when the client went away before it was finished.
+    res.once('close', () => {
       const status = res.statusCode;
       const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { reqId: id, method: req.method, url: redactUrl(req.originalUrl), status, responseTime: Math.round(responseTime * 10) / 10 };
-      if (status >= 500) access.error(line, 'request failed');
+      if (!res.writableFinished) access.warn(line, 'request aborted');
+      else if (status >= 500) access.error(line, 'request failed');
       else access.info(line, 'request completed');
     });
     next();
