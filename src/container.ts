@@ -13,6 +13,8 @@ import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
+import { createAuthenticate } from './auth/authenticate';
+import { createSessionStep } from './auth/session-step';
 import { createUserService } from './services/user.service';
 import { createAuthService } from './services/auth.service';
 import { createCsrf } from './middleware/csrf';
@@ -38,31 +40,40 @@ export interface AppDependencies {
 
 /** The composition root: every service gets its collaborators here, and only here. */
 export function createContainer(deps: AppDependencies) {
-  const { config, logger, models, store } = deps;
-  const settings = createSettingsService({ config, models });
+  const { config, logger, models, store, sequelize } = deps;
+  // Leaves first: each line uses only what the lines above it built.
   const activity = createActivityService({ models, logger });
+  const settings = createSettingsService({ config, models, activity });
   const plugins = createPluginRegistry({ models, activity });
-  const tokens = createTokenService({ config, models, store, settings, logger });
+  const mailer = createMailer({ config, logger });
+  const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
+  const limits = createRateLimits({ store, logger });
   const passwords = createPasswordService({ iterations: config.passwordIterations });
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }) });
-  const guards = createGuards(passport, [STRATEGY.jwt]);
+  const tokens = createTokenService({ config, models, store, settings, logger });
+  const csrf = createCsrf({ secret: config.jwtSecret, tokens });
+  const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
-  const users = createUserService({ sequelize: deps.sequelize, models, passwords, profiles });
-  const userAdmin = createUserAdminService({ sequelize: deps.sequelize, models, tokens, activity, users });
+  const users = createUserService({ sequelize, models, passwords, profiles });
+  const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
-  const csrf = createCsrf({ secret: config.jwtSecret, tokens });
-  const cookies = createAuthCookies({ secure: config.isProduction, csrf });
-  const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
-  const limits = createRateLimits({ store, logger });
-  const mailer = createMailer({ config, logger });
   const passwordReset = createPasswordResetService({
-    config, sequelize: deps.sequelize, models, activity, mailer, logger,
+    config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
     revokeAllForUser: tokens.revokeAllForUser,
   });
-  return { ...deps, settings, activity, tokens, passport, guards, docs, profiles, limits, mailer, passwordReset, plugins, passwords, users, auth, csrf, cookies, userAdmin, collections, content };
+
+  // Sign-in: the strategies get the services they need; every method ends in the one session step.
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }) });
+  const guards = createGuards(passport, [STRATEGY.jwt]);
+  const authenticate = createAuthenticate({ passport, activity });
+  const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
+
+  return {
+    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
+    collections, content, auth, passwordReset, passport, guards, authenticate, issueSession,
+  };
 }
 
 export type Container = ReturnType<typeof createContainer>;

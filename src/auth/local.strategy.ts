@@ -1,26 +1,25 @@
-import { Strategy as LocalStrategy } from 'passport-local';
-import type { PasswordLogin, PasswordLoginResult } from './password-login';
-
-export const INVALID_CREDENTIALS = 'Invalid email or password';
-
-/** What the strategy hands to passport's callback besides the user: the check's full outcome. */
-export interface LocalAuthInfo {
-  message: string;
-  result: PasswordLoginResult;
-}
+import { Strategy as LocalStrategy, type IVerifyOptions } from 'passport-local';
+import type { PasswordLogin } from './password-login';
+import type { SignInFailure, SignInInfo } from './sign-in-result';
+import { AUTH_MESSAGES } from '../services/auth.service';
 
 /**
- * passport-local over `email` + `password` from the (already validated) body; no server session.
- * Wrong credentials are a `fail` carrying the outcome; a thrown error is an `error`.
+ * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a
+ * deactivated account are one failure (the same 401); the reason goes only to the activity row.
  */
 export function createLocalStrategy(login: PasswordLogin) {
   return new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
-    login.check(email, password).then(
-      (result) => {
-        const info = { message: INVALID_CREDENTIALS, result } satisfies LocalAuthInfo;
-        return result.ok ? done(null, result.user, info) : done(null, false, info);
-      },
-      (err: unknown) => done(err),
-    );
+    login.check(email, password).then((result) => {
+      if (result.ok) {
+        const info: SignInInfo = { method: 'password', details: result.passwordRehashed ? { passwordRehashed: true } : {} };
+        // passport forwards the third argument untouched: it is the session step's SignInInfo, not a message.
+        return done(null, result.user, info as unknown as IVerifyOptions);
+      }
+      const failure: SignInFailure = {
+        message: AUTH_MESSAGES.invalidCredentials,
+        audit: { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } },
+      };
+      return done(null, false, failure);
+    }, done);
   });
 }

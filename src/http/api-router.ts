@@ -81,6 +81,14 @@ function formGuard(acceptsForm: boolean): RequestHandler {
 }
 
 /**
+ * Marks the place in a route line where the endpoint's schemas are checked:
+ * `api.post('/login', endpoint, limit.login, validated, authenticate('local'), issueSession('auth.login'))`.
+ * Without it, validation runs right before the last handler, after the guards and limits (a stranger
+ * gets 401, not a schema lesson), so the handler only ever sees parsed input.
+ */
+export const validated: RequestHandler = (_req, _res, next) => next();
+
+/**
  * A Router whose endpoints are documented and validated from the same description:
  * `api.post('/login', loginEndpoint, limit.login, handler)`.
  */
@@ -90,12 +98,10 @@ export function createApiRouter(docs: ApiDocs, mountPath: string) {
     (method: Method) =>
     (path: string, endpoint: Endpoint, ...handlers: RequestHandler[]) => {
       docs.add(method, mountPath + path, endpoint);
-      // Validation runs after the guards and limits (a stranger gets 401, not a schema lesson) and
-      // right before the handler, which therefore only ever sees parsed input.
       const validation = endpoint.body || endpoint.query || endpoint.params ? [validate(endpoint)] : [];
-      const guards = handlers.slice(0, -1);
-      const handler = handlers.slice(-1);
-      router[method](path, formGuard(endpoint.form === true), ...guards, ...validation, ...handler);
+      const at = handlers.includes(validated) ? handlers.indexOf(validated) : handlers.length - 1;
+      const chain = [...handlers.slice(0, at), ...validation, ...handlers.slice(at).filter((handler) => handler !== validated)];
+      router[method](path, formGuard(endpoint.form === true), ...chain);
     };
   return {
     router,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Models } from '../models';
 import type { ActivityService } from '../services/activity.service';
-import type { RequestContext } from '../http/request-context';
+import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { fieldErrors } from '../http/validate';
 import { transactionWithRetry } from '../db/transaction-retry';
@@ -21,12 +21,6 @@ export interface PluginUpdate {
   active?: boolean;
   /** Merged into the stored settings (nested objects too); `null` removes a key (back to its default). */
   settings?: Settings;
-}
-
-/** Who changed a plugin, for the activity log. */
-export interface PluginAudit {
-  actor: { id: string; email: string };
-  context: RequestContext;
 }
 
 const MESSAGES = { unknown: 'Plugin not found' } as const;
@@ -170,7 +164,7 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
    * Changes the active flag and/or merges settings, validating the merged result (400 naming the
    * field, nothing written). Masked secrets sent back keep the stored secret.
    */
-  async function update(name: string, change: PluginUpdate, audit?: PluginAudit): Promise<PluginView> {
+  async function update(name: string, change: PluginUpdate, audit?: AdminAudit): Promise<PluginView> {
     const definition = definitionOf(name);
     const result = await transactionWithRetry(
       models.Plugin.sequelize!,

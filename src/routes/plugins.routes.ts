@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
-import { requestContext } from '../http/request-context';
+import { adminAudit } from '../http/request-context';
 import type { PluginUpdate } from '../plugins/plugin-registry';
 import { PLUGIN_NAMES, SECRET_MASK } from '../plugins';
 
@@ -53,9 +53,7 @@ export function pluginsRoutes(container: Container) {
     },
     ...managePlugins,
     async (req, res) => {
-      const user = req.user as Express.User;
-      const audit = { actor: { id: user.id, email: user.email }, context: requestContext(req) };
-      res.json({ plugin: await plugins.update(req.params.name as string, req.body as PluginUpdate, audit) });
+      res.json({ plugin: await plugins.update(req.params.name as string, req.body as PluginUpdate, adminAudit(req)) });
     },
   );
   return api.router;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
-import { requestContext } from '../http/request-context';
+import { adminAudit } from '../http/request-context';
 import { parseDurationSeconds } from '../config/duration';
-import type { SecuritySettings, SecuritySettingsUpdate } from '../services/settings.service';
+import type { SecuritySettingsUpdate } from '../services/settings.service';
 
 const MIN_LIFETIME_SECONDS = 60;
 const MAX_LIFETIME_SECONDS = 365 * 86_400;
@@ -42,7 +42,7 @@ const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
 
 /** CONTRACT 4 security settings, behind `manage:settings`. Environment values win over stored ones. */
 export function settingsRoutes(container: Container) {
-  const { settings, activity, guards } = container;
+  const { settings, guards } = container;
   const api = createApiRouter(container.docs, '/api');
   const manageSettings = [guards.requirePermission('manage:settings')];
   const tags = ['Settings'];
@@ -66,17 +66,7 @@ export function settingsRoutes(container: Container) {
     },
     ...manageSettings,
     async (req, res) => {
-      const update = req.body as SecuritySettingsUpdate;
-      const before = await settings.getSecuritySettings();
-      const after = await settings.updateSecuritySettings(update);
-      const changes = Object.fromEntries(
-        (Object.keys(update) as Array<keyof SecuritySettings>)
-          .filter((key) => update[key] !== undefined)
-          .map((key) => [key, { from: before[key].value, to: update[key], source: after[key].source }]),
-      );
-      const user = req.user as Express.User;
-      await activity.record({ action: 'settings.updated', userId: user.id, email: user.email, details: { changes } }, requestContext(req));
-      res.json(after);
+      res.json(await settings.updateSecuritySettings(req.body as SecuritySettingsUpdate, adminAudit(req)));
     },
   );
   return api.router;

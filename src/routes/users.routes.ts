@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import type { Request } from 'express';
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
-import { requestContext } from '../http/request-context';
+import { adminAudit } from '../http/request-context';
 import { idParams, pagingQuery } from '../http/paging';
 import { ROLES } from '../models';
-import type { AdminAudit, AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/user-admin.service';
+import { email, newPassword, personName, username } from '../http/input-rules';
+import type { AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/user-admin.service';
 
-const email = z.string().trim().toLowerCase().max(255).pipe(z.email({ message: 'must be a valid email address' }));
-const username = z
-  .string()
-  .trim()
-  .min(3, { message: 'must be at least 3 characters' })
-  .max(64, { message: 'must be at most 64 characters' })
-  .regex(/^[\p{L}\p{N}._-]+$/u, { message: 'may contain letters, digits, dot, dash and underscore' });
-const personName = z.string().trim().max(100, { message: 'must be at most 100 characters' }).nullable();
+const nullableName = personName.nullable();
 const role = z.enum(ROLES, { message: `must be one of: ${ROLES.join(', ')}` });
 
 const listQuery = z.strictObject({
@@ -24,10 +17,10 @@ const listQuery = z.strictObject({
 });
 const createBody = z.strictObject({
   email,
-  password: z.string().min(8, { message: 'must be at least 8 characters' }).max(128, { message: 'must be at most 128 characters' }).optional(),
+  password: newPassword.optional(),
   username: username.optional(),
-  firstName: personName.optional(),
-  lastName: personName.optional(),
+  firstName: nullableName.optional(),
+  lastName: nullableName.optional(),
   role: role.optional(),
 });
 const updateBody = z
@@ -35,8 +28,8 @@ const updateBody = z
     role: role.optional(),
     active: z.boolean({ message: 'must be true or false' }).optional(),
     username: username.optional(),
-    firstName: personName.optional(),
-    lastName: personName.optional(),
+    firstName: nullableName.optional(),
+    lastName: nullableName.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one field to change' });
 
@@ -55,10 +48,6 @@ const userList = z.object({ users: z.array(adminUser), total: z.number().int(), 
 
 const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
 
-function audit(req: Request): AdminAudit {
-  const user = req.user as Express.User;
-  return { actor: { id: user.id, email: user.email }, context: requestContext(req) };
-}
 
 /** CONTRACT 4 users API, behind `manage:users`. */
 export function usersRoutes(container: Container) {
@@ -80,7 +69,7 @@ export function usersRoutes(container: Container) {
     { summary: 'Create a user (with or without a password)', tags, auth: true, body: createBody, responses: { 201: { description: 'created', schema: userResponse }, 400: 'validation failed', 409: 'email or username taken', ...denials } },
     ...manageUsers,
     async (req, res) => {
-      res.status(201).json({ user: await userAdmin.create(req.body as AdminUserCreate, audit(req)) });
+      res.status(201).json({ user: await userAdmin.create(req.body as AdminUserCreate, adminAudit(req)) });
     },
   );
   api.get(
@@ -104,7 +93,7 @@ export function usersRoutes(container: Container) {
     },
     ...manageUsers,
     async (req, res) => {
-      res.json({ user: await userAdmin.update(req.params.id as string, req.body as AdminUserChanges, audit(req)) });
+      res.json({ user: await userAdmin.update(req.params.id as string, req.body as AdminUserChanges, adminAudit(req)) });
     },
   );
   api.delete(
@@ -118,7 +107,7 @@ export function usersRoutes(container: Container) {
     },
     ...manageUsers,
     async (req, res) => {
-      await userAdmin.remove(req.params.id as string, audit(req));
+      await userAdmin.remove(req.params.id as string, adminAudit(req));
       res.status(204).end();
     },
   );

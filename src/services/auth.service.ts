@@ -1,7 +1,6 @@
 import type { Config } from '../config/config';
 import type { AccessClaims, AuthUser } from '../auth/auth-user';
 import type { IssuedToken, TokenService } from '../auth/token.service';
-import type { PasswordLoginResult } from '../auth/password-login';
 import type { ProfileService } from '../profiles/profile.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
@@ -16,14 +15,6 @@ export const AUTH_MESSAGES = {
   adminCreated: 'Admin user created',
 } as const;
 
-/** The user of a Login response: the public fields merged with custom profile fields. */
-export type PresentedUser = ReturnType<ProfileService['presentUser']>;
-
-export interface SignedIn {
-  user: PresentedUser;
-  issued: IssuedToken;
-}
-
 export interface RegistrationInput {
   email: string;
   password: string;
@@ -35,9 +26,9 @@ export interface RegistrationInput {
 }
 
 /**
- * Session flows behind /auth: registration, password sign-in (after passport-local), refresh, sign-out
- * and the bootstrap admin. Knows nothing of HTTP: the controller passes parsed input and a request
- * context, and turns the results into cookies and bodies.
+ * Session flows behind /auth besides sign-in itself (strategies + the session step): registration,
+ * refresh, sign-out and the bootstrap admin. Knows nothing of HTTP: the controller passes parsed input
+ * and a request context, and turns the results into cookies and bodies.
  */
 export function createAuthService(deps: {
   config: Config;
@@ -45,12 +36,15 @@ export function createAuthService(deps: {
   tokens: TokenService;
   settings: SettingsService;
   activity: ActivityService;
-  profiles: Pick<ProfileService, 'validateRegistration' | 'presentUser'>;
+  profiles: Pick<ProfileService, 'validateRegistration'>;
 }) {
   const { config, users, tokens, settings, activity, profiles } = deps;
 
-  /** POST /auth/register: 403 while registration is off (unless this is the very first user). */
-  async function register(input: RegistrationInput, context: RequestContext): Promise<SignedIn> {
+  /**
+   * POST /auth/register: 403 while registration is off (unless this is the very first user). Returns the
+   * new user for the shared session step, which issues the token and records `auth.register`.
+   */
+  async function register(input: RegistrationInput): Promise<AuthUser> {
     const custom = profiles.validateRegistration(input.custom);
     if (!custom.ok) throw AppError.validation(custom.errors);
     const { allowRegistration } = await settings.getSecuritySettings();
@@ -65,27 +59,7 @@ export function createAuthService(deps: {
       },
       { onlyIf: allowRegistration.value ? undefined : 'first-user' },
     );
-    const issued = await tokens.issue(user);
-    await activity.record({ action: 'auth.register', userId: user.id, email: user.email, details: { role: user.role } }, context);
-    return { user: profiles.presentUser({ ...toPublicUser(user), profileData: custom.value }), issued };
-  }
-
-  /** After passport-local accepted the credentials: a token and an activity row. */
-  async function completePasswordLogin(result: Extract<PasswordLoginResult, { ok: true }>, context: RequestContext): Promise<SignedIn> {
-    const issued = await tokens.issue(result.user);
-    const details: Record<string, unknown> = { method: 'password' };
-    if (result.passwordRehashed) details.passwordRehashed = true;
-    await activity.record({ action: 'auth.login', userId: result.user.id, email: result.user.email, details }, context);
-    return { user: profiles.presentUser(result.user), issued };
-  }
-
-  /** Records a refused sign-in (the attempted email, never the password) and answers the one 401. */
-  async function failPasswordLogin(result: Extract<PasswordLoginResult, { ok: false }>, context: RequestContext): Promise<never> {
-    await activity.record(
-      { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } },
-      context,
-    );
-    throw AppError.unauthorized(AUTH_MESSAGES.invalidCredentials);
+    return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: custom.value };
   }
 
   /** POST /auth/refresh: a valid token, or one expired within the grace window, of an active user. */
@@ -131,7 +105,7 @@ export function createAuthService(deps: {
     return { message: AUTH_MESSAGES.adminCreated, user: toPublicUser(user) };
   }
 
-  return { register, completePasswordLogin, failPasswordLogin, refresh, logout, logoutAll, seedAdmin };
+  return { register, refresh, logout, logoutAll, seedAdmin };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,6 +1,8 @@
 import type { Config } from '../config/config';
 import { parseDurationSeconds } from '../config/duration';
 import type { Models } from '../models';
+import type { AdminAudit } from '../http/request-context';
+import type { ActivityService } from './activity.service';
 
 export type SettingSource = 'env' | 'admin' | 'default';
 
@@ -29,7 +31,7 @@ const KEYS = {
  * Admin-editable settings. Security values resolve environment → admin setting → default; an
  * environment value is a ceiling the admin cannot lift, so a stored admin value under it stays inactive.
  */
-export function createSettingsService({ config, models }: { config: Config; models: Models }) {
+export function createSettingsService({ config, models, activity }: { config: Config; models: Models; activity: ActivityService }) {
   async function read(keys: string[]): Promise<Map<string, unknown>> {
     const rows = await models.Setting.findAll({ where: { key: keys } });
     return new Map(rows.map((row) => [row.key, row.value]));
@@ -62,15 +64,22 @@ export function createSettingsService({ config, models }: { config: Config; mode
     };
   }
 
-  /** Stores the given admin values (validated by the caller's schema) and answers the resolved settings. */
-  async function updateSecuritySettings(update: SecuritySettingsUpdate): Promise<SecuritySettings> {
+  /**
+   * Stores the given admin values (validated by the caller's schema), records `settings.updated` with
+   * each change as `{ from, to, source }`, and answers the resolved settings.
+   */
+  async function updateSecuritySettings(update: SecuritySettingsUpdate, audit: AdminAudit): Promise<SecuritySettings> {
     const entries = Object.entries(update).filter(([, value]) => value !== undefined) as Array<[keyof typeof KEYS, unknown]>;
+    const before = await getSecuritySettings();
     await models.Setting.sequelize!.transaction(async (transaction) => {
       for (const [name, value] of entries) {
         await models.Setting.upsert({ key: KEYS[name], value }, { transaction });
       }
     });
-    return getSecuritySettings();
+    const after = await getSecuritySettings();
+    const changes = Object.fromEntries(entries.map(([name, value]) => [name, { from: before[name].value, to: value, source: after[name].source }]));
+    await activity.record({ action: 'settings.updated', userId: audit.actor.id, email: audit.actor.email, details: { changes } }, audit.context);
+    return after;
   }
 
   return { getSecuritySettings, updateSecuritySettings };

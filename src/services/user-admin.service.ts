@@ -3,7 +3,7 @@ import type { Models, Role, User } from '../models';
 import type { TokenService } from '../auth/token.service';
 import type { ActivityService } from './activity.service';
 import { toPublicUser, type NewUserInput, type PublicUser, type UserService } from './user.service';
-import type { RequestContext } from '../http/request-context';
+import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
 
@@ -45,11 +45,6 @@ export interface AdminUserChanges {
 }
 
 /** The admin making the change, and from where: both go to the activity log. */
-export interface AdminAudit {
-  actor: { id: string; email: string };
-  context: RequestContext;
-}
-
 const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
 const SEARCH_COLUMNS = ['email', 'username', 'first_name', 'last_name'] as const;
 // LIKE escape character: `!` rather than a backslash, whose meaning inside string literals differs

@@ -8,6 +8,7 @@ import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-
 import { createPasswordService } from '../../src/auth/password.service';
 import { createTokenService } from '../../src/auth/token.service';
 import { createSettingsService } from '../../src/services/settings.service';
+import { createActivityService } from '../../src/services/activity.service';
 import { hashResetToken } from '../../src/services/password-reset.service';
 
 const REQUESTED = { message: 'If an account with this email exists, a password reset link has been sent.' };
@@ -322,7 +323,7 @@ describe('password reset', () => {
       // Arrange: a token that has been verified (and cached) once
       const { config, models, store, logger } = ctx();
       const appConfig = { ...config, baseUrl: BASE_URL };
-      const tokens = createTokenService({ config: appConfig, models, store, settings: createSettingsService({ config: appConfig, models }), logger });
+      const tokens = createTokenService({ config: appConfig, models, store, settings: createSettingsService({ config: appConfig, models, activity: createActivityService({ models, logger }) }), logger });
       const user = await createUser();
       const { token: bearer } = await tokens.issue(user);
       const before = await request(app).get(`/api/user-profiles/${user.id}`).set('Authorization', `Bearer ${bearer}`);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ctx, uniqueEmail, type TestContext } from './context';
 import { createSettingsService } from '../../src/services/settings.service';
+import { createActivityService } from '../../src/services/activity.service';
 import { createTokenService, type TokenService } from '../../src/auth/token.service';
 import type { Role, User } from '../../src/models';
 
@@ -21,7 +22,7 @@ function tokenService(): TokenService {
   const c = ctx();
   let service = tokenServices.get(c);
   if (!service) {
-    const settings = createSettingsService({ config: c.config, models: c.models });
+    const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ models: c.models, logger: c.logger }) });
     service = createTokenService({ config: c.config, models: c.models, store: c.store, settings, logger: c.logger });
     tokenServices.set(c, service);
   }

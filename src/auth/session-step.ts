@@ -1,0 +1,60 @@
+import type { RequestHandler } from 'express';
+import type { AuthUser } from './auth-user';
+import type { SignInInfo } from './sign-in-result';
+import type { AuthCookies } from './cookies';
+import type { TokenService } from './token.service';
+import type { ProfileService } from '../profiles/profile.service';
+import type { ActivityAction, ActivityService } from '../services/activity.service';
+import { requestContext } from '../http/request-context';
+import { safeRedirect } from '../http/safe-redirect';
+import { wantsPage } from '../http/pages';
+
+/** Where a page request lands after signing in, unless it carried a same-origin `redirect`. */
+export const AFTER_SIGN_IN = '/admin';
+
+export interface SessionStepOptions {
+  /** The JSON answer's status (201 for registration). */
+  status?: number;
+  /** `lax` only where a cross-site redirect must carry the cookies (the OAuth callback). */
+  sameSite?: 'strict' | 'lax';
+  /** Always answer with a redirect (flows that arrive by a link or a provider, never by fetch). */
+  redirect?: boolean;
+}
+
+/** Hooks a sign-in method may add to the shared step (the server session of a magic link, say). */
+export type SessionExtension = (req: Parameters<RequestHandler>[0], user: AuthUser) => Promise<void>;
+
+/**
+ * The one step that ends every sign-in, whatever the method: a token, the `auth_token` + `csrf_token`
+ * cookies, the activity row, then `{ user, token }` for JSON clients or a redirect for pages. Methods
+ * differ only in the strategy before it, so cookies, flags, revocation and audit cannot drift apart.
+ */
+export function createSessionStep(deps: {
+  tokens: Pick<TokenService, 'issue'>;
+  cookies: AuthCookies;
+  activity: ActivityService;
+  profiles: Pick<ProfileService, 'presentUser'>;
+}) {
+  const { tokens, cookies, activity, profiles } = deps;
+
+  return function issueSession(action: ActivityAction, options: SessionStepOptions & { extend?: SessionExtension } = {}): RequestHandler {
+    return async (req, res) => {
+      const user = req.user as AuthUser;
+      const info = (req.authInfo ?? {}) as Partial<SignInInfo>;
+      const issued = await tokens.issue(user);
+      if (options.extend) await options.extend(req, user);
+      cookies.set(res, issued, options.sameSite);
+      const details = { ...(info.method ? { method: info.method } : {}), ...info.details };
+      await activity.record({ action, userId: user.id, email: user.email, details }, requestContext(req));
+      if (options.redirect || wantsPage(req)) {
+        const body = req.body as Record<string, unknown> | undefined;
+        const query = req.query as Record<string, unknown>;
+        res.redirect(302, safeRedirect(info.redirect) ?? safeRedirect(body?.redirect) ?? safeRedirect(query.redirect) ?? AFTER_SIGN_IN);
+        return;
+      }
+      res.status(options.status ?? 200).json({ user: profiles.presentUser(user), token: issued.token });
+    };
+  };
+}
+
+export type IssueSession = ReturnType<typeof createSessionStep>;

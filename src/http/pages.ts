@@ -1,0 +1,64 @@
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { AppError } from './app-error';
+
+/**
+ * Whether a request gets a page (HTML, redirects) rather than JSON. A browser states it through Accept
+ * (CONTRACT 2); a plain HTML form post that states no preference is a browser too, so ties go to HTML
+ * for urlencoded posts and to JSON for everything else.
+ */
+export function wantsPage(req: Request): boolean {
+  if (req.is('application/x-www-form-urlencoded')) return req.accepts(['html', 'json']) === 'html';
+  return req.accepts(['json', 'html']) === 'html';
+}
+
+/** Keys whose values are never drawn back into a form. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'currentPassword', 'newPassword', 'code', '_csrf']);
+
+/** The typed values of a failed form post to show again: every field but secrets. */
+export function keptValues(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !SECRET_KEYS.has(key)));
+}
+
+/** What a form page is drawn with: field errors, a page-level message, the kept values, anything else. */
+export interface FormState {
+  values?: Record<string, unknown>;
+  errors?: Record<string, string>;
+  error?: string | null;
+  message?: string | null;
+  [local: string]: unknown;
+}
+
+/** Draws a form page; values are passed through keptValues, so a password is never drawn back. */
+export function renderForm(res: Response, view: string, status: number, state: FormState): void {
+  res.status(status).render(view, {
+    ...state,
+    values: keptValues(state.values ?? {}),
+    errors: state.errors ?? {},
+    error: state.error ?? null,
+    message: state.message ?? null,
+  });
+}
+
+/** Redraws the page of one form route after a refused post; may be async (it may read settings). */
+export type FormRedraw = (req: Request, res: Response, failure: { status: number; error: string; errors: Record<string, string> }) => unknown;
+
+/**
+ * One error handler for a router's forms: a refused post (4xx AppError) of a page request gets its form
+ * back through the route's redraw, with the status and any headers (Retry-After) kept. JSON clients, and
+ * routes without a redraw, fall through to the app's error handler.
+ */
+export function formErrors(redraws: Record<string, FormRedraw>): ErrorRequestHandler {
+  return async (err, req, res, next) => {
+    if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'POST' || !wantsPage(req)) return next(err);
+    const redraw = redraws[req.path.toLowerCase().replace(/\/+$/, '')];
+    if (!redraw) return next(err);
+    for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+    await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {} });
+  };
+}
+
+/** A `?error=` / `?message=` notice for a page: text only, bounded (views escape it). */
+export function notice(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value.slice(0, 200) : null;
+}
