@@ -45,7 +45,7 @@ export function createContainer(deps: AppDependencies) {
   const activity = createActivityService({ models, logger });
   const settings = createSettingsService({ config, models, activity });
   const plugins = createPluginRegistry({ models, activity });
-  const mailer = createMailer({ config, logger });
+  const mailer = createMailer({ config, logger, plugins });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
   const limits = createRateLimits({ store, logger });
   const passwords = createPasswordService({ iterations: config.passwordIterations });

@@ -1,6 +1,7 @@
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
+import type { PluginRegistry } from '../plugins/plugin-registry';
+import { MailDeliveryError, SmtpTransports, sendHttp, sendSmtp, type MailRoute } from './mail-transports';
 
 export interface MailMessage {
   to: string;
@@ -10,21 +11,25 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  /** True when mail can be sent (SMTP_URL set). */
-  isConfigured(): boolean;
-  /** Sends one message; resolves false on any failure (logged without the body), never rejects. */
+  /**
+   * True when mail can be sent: SMTP_URL is set, or the active email plugin has an SMTP URL or an API
+   * key with an API URL. The one answer OTP, magic links and password reset all ask (read fresh each time).
+   */
+  isConfigured(): Promise<boolean>;
+  /** Sends one message; resolves false on any failure (logged without body or credentials), never rejects. */
   send(message: MailMessage): Promise<boolean>;
 }
-
-// A dead or stalled mail server must not keep work pending for minutes (nodemailer's defaults).
-const CONNECTION_TIMEOUT_MS = 10_000;
-const GREETING_TIMEOUT_MS = 10_000;
-const SOCKET_TIMEOUT_MS = 20_000;
 
 /** The From address: EMAIL_FROM, else no-reply at the public origin's host name. */
 export function defaultFrom(config: Pick<Config, 'emailFrom' | 'baseUrl'>): string {
   if (config.emailFrom) return config.emailFrom;
   return `no-reply@${new URL(config.baseUrl).hostname}`;
+}
+
+/** `"Name" <address>`, or the bare address; the name cannot break out of its header. */
+function formatFrom(name: string, address: string): string {
+  const clean = name.replace(/[\u0000-\u001f\u007f"\\<>]/g, '').trim();
+  return clean ? `"${clean}" <${address}>` : address;
 }
 
 /** Masks the recipient's local part for logs: `a***@example.com`. */
@@ -35,45 +40,57 @@ function maskAddress(address: string): string {
 }
 
 /**
- * The project's mailer: nodemailer over SMTP_URL / EMAIL_FROM. (When the email plugin lands, its
- * settings are the fallback when SMTP_URL is not set; the environment wins, CONTRACT 1.)
+ * The project's mailer (CONTRACT 7). SMTP_URL / EMAIL_FROM win when set; otherwise the `email` plugin,
+ * read through the registry on every send, so an admin's change applies at once on every instance.
  * A failing mail service never throws to the caller: callers' answers do not depend on delivery.
  */
-export function createMailer({ config, logger }: { config: Config; logger: Logger }): Mailer {
-  const log = logger.child({ component: 'mailer' });
-  let transporter: Transporter | undefined;
+export function createMailer(deps: { config: Config; logger: Logger; plugins: Pick<PluginRegistry, 'isActive' | 'settingsOf'> }): Mailer {
+  const { config, plugins } = deps;
+  const log = deps.logger.child({ component: 'mailer' });
+  const smtp = new SmtpTransports();
 
-  function transport(): Transporter | undefined {
-    if (!config.smtpUrl) return undefined;
-    transporter ??= nodemailer.createTransport({
-      url: config.smtpUrl,
-      connectionTimeout: CONNECTION_TIMEOUT_MS,
-      greetingTimeout: GREETING_TIMEOUT_MS,
-      socketTimeout: SOCKET_TIMEOUT_MS,
-    });
-    return transporter;
+  /** Where mail goes now, or null when nothing complete is configured. */
+  async function route(): Promise<MailRoute | null> {
+    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from: defaultFrom(config) };
+    if (!(await plugins.isActive('email'))) return null;
+    const settings = await plugins.settingsOf('email');
+    const from = formatFrom(settings.fromName, config.emailFrom ?? (settings.fromEmail || defaultFrom(config)));
+    if (settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from };
+    if (settings.apiKey && settings.apiUrl) return { kind: 'http', apiUrl: settings.apiUrl, apiKey: settings.apiKey, from };
+    return null;
+  }
+
+  async function send({ to, subject, text, html }: MailMessage): Promise<boolean> {
+    const started = Date.now();
+    let via: MailRoute['kind'] | undefined;
+    try {
+      const target = await route();
+      if (!target) {
+        log.warn({ to: maskAddress(to), subject }, 'mail not sent: no mail service is configured (SMTP_URL or the email plugin)');
+        return false;
+      }
+      via = target.kind;
+      const mail = { from: target.from, to, subject, text, html };
+      const messageId = target.kind === 'smtp' ? await sendSmtp(smtp.for(target.smtpUrl), mail) : await sendHttp(target, mail);
+      log.info({ to: maskAddress(to), subject, via, messageId, ms: Date.now() - started }, 'mail sent');
+      return true;
+    } catch (err) {
+      // Only the error's message and code: never the body (a code or a one-time link) nor a credential.
+      const { message, code } = err instanceof MailDeliveryError ? err : (err as { message?: string; code?: string });
+      log.error({ to: maskAddress(to), subject, via, err: { message, code }, ms: Date.now() - started }, 'mail delivery failed');
+      return false;
+    }
   }
 
   return {
-    isConfigured: () => config.smtpUrl !== undefined,
-
-    async send({ to, subject, text, html }: MailMessage): Promise<boolean> {
-      const started = Date.now();
+    isConfigured: async () => {
       try {
-        const mail = transport();
-        if (!mail) {
-          log.warn({ to: maskAddress(to), subject }, 'mail not sent: no mail service is configured (SMTP_URL)');
-          return false;
-        }
-        const info = (await mail.sendMail({ from: defaultFrom(config), to, subject, text, html })) as { messageId?: string };
-        log.info({ to: maskAddress(to), subject, messageId: info.messageId, ms: Date.now() - started }, 'mail sent');
-        return true;
+        return (await route()) !== null;
       } catch (err) {
-        // Only the error's message and code: never the body, which may hold a one-time link.
-        const { message, code } = err as { message?: string; code?: string };
-        log.error({ to: maskAddress(to), subject, err: { message, code }, ms: Date.now() - started }, 'mail delivery failed');
+        log.error({ err: { message: (err as Error).message } }, 'could not read the email settings');
         return false;
       }
     },
+    send,
   };
 }

@@ -7,6 +7,14 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createMailer } from '../../src/services/mailer';
+import { createPluginRegistry } from '../../src/plugins/plugin-registry';
+import { createActivityService } from '../../src/services/activity.service';
+
+/** The plugin registry over the run's database (the mailer reads the email plugin through it). */
+function plugins() {
+  const { models } = ctx();
+  return createPluginRegistry({ models, activity: createActivityService({ models, logger: pino({ level: 'silent' }) }) });
+}
 
 /** A logger whose lines are kept in memory, through the project's redaction. */
 function capturingLogger() {
@@ -43,14 +51,14 @@ describe('mailer', () => {
   it('when SMTP_URL is set, then the message arrives with EMAIL_FROM as sender, its subject, text and html', async () => {
     // Arrange
     const config = loadConfig({ ...ctx().env, SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' });
-    const mailer = createMailer({ config, logger: pino({ level: 'silent' }) });
+    const mailer = createMailer({ config, logger: pino({ level: 'silent' }), plugins: plugins() });
     const to = `mailer-${Date.now()}@example.test`;
 
     // Act
     const sent = await mailer.send({ to, subject: 'Hello there', text: 'Plain body with a long line '.repeat(8), html: '<p>Html body</p>' });
 
     // Assert
-    assert.equal(mailer.isConfigured(), true);
+    assert.equal(await mailer.isConfigured(), true);
     assert.equal(sent, true);
     const message = await sink.waitFor((m) => m.envelope.to.includes(to));
     assert.equal(message.envelope.from, 'auth@example.test');
@@ -61,7 +69,7 @@ describe('mailer', () => {
 
   it('when EMAIL_FROM is not set, then the sender is no-reply at the BASE_URL host', async () => {
     const config = loadConfig({ ...ctx().env, SMTP_URL: sink.url, EMAIL_FROM: undefined, BASE_URL: 'https://auth.example.org' });
-    const mailer = createMailer({ config, logger: pino({ level: 'silent' }) });
+    const mailer = createMailer({ config, logger: pino({ level: 'silent' }), plugins: plugins() });
     const to = `from-${Date.now()}@example.test`;
 
     assert.equal(await mailer.send({ to, subject: 'x', text: 'y' }), true);
@@ -72,9 +80,9 @@ describe('mailer', () => {
 
   it('when no mail service is configured, then isConfigured is false and send resolves false without throwing', async () => {
     const config = loadConfig({ ...ctx().env, SMTP_URL: undefined });
-    const mailer = createMailer({ config, logger: pino({ level: 'silent' }) });
+    const mailer = createMailer({ config, logger: pino({ level: 'silent' }), plugins: plugins() });
 
-    assert.equal(mailer.isConfigured(), false);
+    assert.equal(await mailer.isConfigured(), false);
     assert.equal(await mailer.send({ to: 'a@example.test', subject: 's', text: 't' }), false);
   });
 
@@ -83,7 +91,7 @@ describe('mailer', () => {
     const port = await closedPort();
     const config = loadConfig({ ...ctx().env, SMTP_URL: `smtp://127.0.0.1:${port}` });
     const { logger, lines } = capturingLogger();
-    const mailer = createMailer({ config, logger });
+    const mailer = createMailer({ config, logger, plugins: plugins() });
     const secret = 'https://localhost/reset?token=SECRET-LINK-VALUE';
 
     // Act

@@ -1,0 +1,82 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+
+/** One outgoing message with its sender resolved. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Where a message goes: an SMTP server, or an HTTP email API (CONTRACT 7). */
+export type MailRoute = { kind: 'smtp'; smtpUrl: string; from: string } | { kind: 'http'; apiUrl: string; apiKey: string; from: string };
+
+/** A failed delivery whose message is safe to log (no credentials, no body). */
+export class MailDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'MailDeliveryError';
+  }
+}
+
+// A dead or stalled mail service must not keep work pending for minutes (nodemailer's defaults).
+const CONNECTION_TIMEOUT_MS = 10_000;
+const GREETING_TIMEOUT_MS = 10_000;
+const SOCKET_TIMEOUT_MS = 20_000;
+const HTTP_TIMEOUT_MS = 15_000;
+
+/**
+ * The nodemailer transport of the SMTP URL in use. The route is resolved on every send, so a URL an
+ * admin changed is used at once: the transport is reused only for the very URL it was built for, and
+ * one built for an older URL is closed (only one URL is in use at a time: SMTP_URL or the plugin's).
+ */
+export class SmtpTransports {
+  private current?: { url: string; transporter: Transporter };
+
+  for(smtpUrl: string): Transporter {
+    if (this.current?.url === smtpUrl) return this.current.transporter;
+    this.current?.transporter.close();
+    const transporter = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      greetingTimeout: GREETING_TIMEOUT_MS,
+      socketTimeout: SOCKET_TIMEOUT_MS,
+    });
+    this.current = { url: smtpUrl, transporter };
+    return transporter;
+  }
+}
+
+/** Sends over SMTP; resolves the server's message id. */
+export async function sendSmtp(transporter: Transporter, mail: OutgoingMail): Promise<string | undefined> {
+  const info = (await transporter.sendMail(mail)) as { messageId?: string };
+  return info.messageId;
+}
+
+/**
+ * Sends through an HTTP email API: `POST apiUrl` with `Authorization: Bearer <apiKey>` and JSON
+ * `{ from, to, subject, html, text }`. Any non-2xx answer is a failure; its body is not read into the
+ * error (a provider may echo the request back).
+ */
+export async function sendHttp(route: Extract<MailRoute, { kind: 'http' }>, mail: OutgoingMail): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(route.apiUrl, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${route.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html ?? '', text: mail.text }),
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      redirect: 'error',
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    throw new MailDeliveryError(`email API request failed: ${(err as Error).name}`, cause?.code);
+  }
+  // Drain the body so the connection is released; its content is never logged.
+  await response.arrayBuffer().catch(() => undefined);
+  if (!response.ok) throw new MailDeliveryError(`email API answered ${response.status}`, `HTTP_${response.status}`);
+}
