@@ -11,6 +11,7 @@ import { createGuards } from './middleware/guards';
 import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
+import { createOtpService } from './services/otp.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAuthenticate } from './auth/authenticate';
@@ -64,15 +65,17 @@ export function createContainer(deps: AppDependencies) {
     revokeAllForUser: tokens.revokeAllForUser,
   });
 
+  const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
+
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }) });
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
   const guards = createGuards(passport, [STRATEGY.jwt]);
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, passwordReset, passport, guards, authenticate, issueSession,
+    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession,
   };
 }
 

@@ -38,7 +38,7 @@ const REGISTER_FIELDS: readonly FormField[] = [
 
 /** Handlers of the /auth session routes other than sign-in itself (strategies + the session step do that). */
 export function createAuthController(container: Container) {
-  const { auth, cookies, profiles, settings, users } = container;
+  const { auth, cookies, profiles, settings, users, plugins } = container;
 
   /** Custom fields come back typed (a ticked checkbox as true, a multiselect as a list), as the partial expects. */
   function typedValues(body: unknown): Record<string, unknown> {
@@ -52,7 +52,12 @@ export function createAuthController(container: Container) {
     renderForm(res, 'auth/register', status, { ...state, title: TITLES.register, fields: REGISTER_FIELDS, customFields: profiles.registrationFields(), disabled });
   }
 
-  const loginPage: RequestHandler = (req, res) => {
+  /** The other sign-in methods the page offers, read on every draw (an admin's switch shows at once). */
+  async function otherMethods() {
+    return { otpEnabled: await plugins.isActive('otp-login') };
+  }
+
+  const loginPage: RequestHandler = async (req, res) => {
     const query = req.query as Record<string, unknown>;
     renderForm(res, 'auth/login', 200, {
       title: TITLES.login,
@@ -60,12 +65,13 @@ export function createAuthController(container: Container) {
       error: notice(query.error),
       message: notice(query.message),
       redirect: safeRedirect(query.redirect),
+      ...(await otherMethods()),
     });
   };
 
-  const redrawLogin: FormRedraw = (req, res, failure) => {
+  const redrawLogin: FormRedraw = async (req, res, failure) => {
     const values = typedValues(req.body);
-    renderForm(res, 'auth/login', failure.status, { title: TITLES.login, fields: LOGIN_FIELDS, ...failure, values, redirect: safeRedirect(values.redirect) });
+    renderForm(res, 'auth/login', failure.status, { title: TITLES.login, fields: LOGIN_FIELDS, ...failure, values, redirect: safeRedirect(values.redirect), ...(await otherMethods()) });
   };
 
   const registerPage: RequestHandler = async (_req, res) => {

@@ -41,11 +41,15 @@ export function renderForm(res: Response, view: string, status: number, state: F
 }
 
 /** Redraws the page of one form route after a refused post; may be async (it may read settings). */
-export type FormRedraw = (req: Request, res: Response, failure: { status: number; error: string; errors: Record<string, string> }) => unknown;
+export type FormRedraw = (
+  req: Request,
+  res: Response,
+  failure: { status: number; error: string; errors: Record<string, string>; body?: Record<string, unknown> },
+) => unknown;
 
 /**
  * One error handler for a router's forms: a refused post (4xx AppError) of a page request gets its form
- * back through the route's redraw, with the status and any headers (Retry-After) kept. JSON clients, and
+ * back through the route's redraw, with the status, any headers (Retry-After) and public body fields kept. JSON clients, and
  * routes without a redraw, fall through to the app's error handler.
  */
 export function formErrors(redraws: Record<string, FormRedraw>): ErrorRequestHandler {
@@ -54,7 +58,7 @@ export function formErrors(redraws: Record<string, FormRedraw>): ErrorRequestHan
     const redraw = redraws[req.path.toLowerCase().replace(/\/+$/, '')];
     if (!redraw) return next(err);
     for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-    await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {} });
+    await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
   };
 }
 

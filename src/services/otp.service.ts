@@ -1,0 +1,203 @@
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import { Op, literal, type Sequelize } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { Models } from '../models';
+import type { KeyValueStore, CounterState } from '../store';
+import { MemoryStore } from '../store/memory-store';
+import type { PluginRegistry } from '../plugins/plugin-registry';
+import type { Mailer } from './mailer';
+import type { UserService } from './user.service';
+import { normalizeEmail } from './user.service';
+import { AppError } from '../http/app-error';
+import { transactionWithRetry } from '../db/transaction-retry';
+import { toAuthUser, type AuthUser } from '../auth/auth-user';
+import { renderOtpEmail } from '../mail/otp-email';
+
+export const OTP_MESSAGES = {
+  requested: 'If an account exists for this email, you will receive a verification code shortly.',
+  invalid: 'Invalid or expired code',
+  disabled: 'OTP login is not enabled',
+  mailUnavailable: 'OTP login is not available: email delivery is not configured',
+} as const;
+
+const HOUR_SECONDS = 60 * 60;
+const randomInt = promisify(crypto.randomInt) as (max: number) => Promise<number>;
+
+/** Why a verification failed: for the activity log only; every client sees the same 401 shape. */
+export type OtpFailureReason = 'no_code' | 'attempts_exhausted' | 'wrong_code' | 'already_used' | 'inactive' | 'registration_disabled';
+
+export type OtpVerifyResult =
+  | { ok: true; user: AuthUser; created: boolean }
+  | { ok: false; reason: OtpFailureReason; attemptsRemaining: number; email: string; userId: string | null };
+
+/** The hourly per-email counter as rate-limit headers show it. */
+export interface OtpRateState {
+  limit: number;
+  remaining: number;
+  /** Epoch seconds when the window ends. */
+  reset: number;
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function rateHeaders(rate: OtpRateState): Record<string, string> {
+  return { 'X-RateLimit-Limit': String(rate.limit), 'X-RateLimit-Remaining': String(rate.remaining), 'X-RateLimit-Reset': String(rate.reset) };
+}
+
+/**
+ * One-time codes by email (SPEC 2.5, CONTRACT 4). A code is a CSPRNG number of the configured length,
+ * stored only as an HMAC keyed by the server secret and bound to its row, so a database copy does not
+ * give the codes away. Every request stores a code, whether or not the email may sign in; only an
+ * eligible one is mailed, so neither the request nor later guesses tell accounts apart.
+ */
+export function createOtpService(deps: {
+  config: Config;
+  sequelize: Sequelize;
+  models: Models;
+  store: KeyValueStore;
+  plugins: Pick<PluginRegistry, 'settingsOf'>;
+  mailer: Mailer;
+  users: Pick<UserService, 'createUser'>;
+  logger: Logger;
+}) {
+  const { sequelize, models, store, plugins, mailer, users } = deps;
+  const log = deps.logger.child({ component: 'otp' });
+  const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
+  // Counts while the shared store is failing: limiting degrades to this instance, never to none.
+  const fallbackCounter = new MemoryStore();
+  const pending = new Set<Promise<void>>();
+
+  function hashCode(id: string, code: string): string {
+    return crypto.createHmac('sha256', hmacKey).update(`${id}:${code}`).digest('hex');
+  }
+
+  function matches(stored: string, id: string, code: string): boolean {
+    const expected = Buffer.from(hashCode(id, code), 'hex');
+    const actual = Buffer.from(stored, 'hex');
+    return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+  }
+
+  async function generateCode(length: number): Promise<string> {
+    return String(await randomInt(10 ** length)).padStart(length, '0');
+  }
+
+  /** Counts one request for the email in the shared store (every instance counts together). */
+  async function countRequest(email: string, limit: number): Promise<OtpRateState> {
+    const key = `otp:rate:${crypto.createHash('sha256').update(email).digest('hex')}`;
+    let counter: CounterState;
+    try {
+      counter = await store.increment(key, HOUR_SECONDS);
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message } }, 'key-value store failed: OTP requests counted in this process only');
+      counter = await fallbackCounter.increment(key, HOUR_SECONDS);
+    }
+    const rate = { limit, remaining: Math.max(0, limit - counter.count), reset: Math.ceil(counter.resetAt / 1000) };
+    if (counter.count > limit) {
+      const error = AppError.tooManyRequests((counter.resetAt - Date.now()) / 1000);
+      throw new AppError(error.status, error.message, { headers: { ...error.options.headers, ...rateHeaders(rate) } });
+    }
+    return rate;
+  }
+
+  function inBackground(work: Promise<void>): void {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+
+  async function deliver(email: string, code: string): Promise<void> {
+    try {
+      const settings = await plugins.settingsOf('otp-login');
+      await mailer.send({ to: email, ...renderOtpEmail(settings, { code }) });
+    } catch (err) {
+      log.error({ err: { message: (err as Error).message } }, 'could not send a one-time code');
+    }
+  }
+
+  /**
+   * Issues a code for the email: 503 while no mail service is configured, 429 past the hourly limit
+   * (nothing stored, no mail). The new code voids older ones. Mail goes out after the answer, and only
+   * to an active account, or to an unknown email while the plugin allows new users.
+   */
+  async function requestCode(rawEmail: string): Promise<{ expiresIn: number; rate: OtpRateState }> {
+    const email = normalizeEmail(rawEmail);
+    const settings = await plugins.settingsOf('otp-login');
+    if (!(await mailer.isConfigured())) throw AppError.serviceUnavailable(OTP_MESSAGES.mailUnavailable);
+    const rate = await countRequest(email, settings.rateLimitPerHour);
+
+    const user = await models.User.findOne({ attributes: ['id', 'active'], where: { email } });
+    const eligible = user ? user.active : settings.allowNewUserRegistration;
+    const code = await generateCode(settings.codeLength);
+    const id = crypto.randomUUID();
+    const expiresIn = settings.codeExpiryMinutes * 60;
+    await transactionWithRetry(sequelize, async (transaction) => {
+      await models.OtpCode.destroy({ where: { userEmail: email }, transaction });
+      await models.OtpCode.create({ id, userEmail: email, code: hashCode(id, code), expiresAt: nowSeconds() + expiresIn }, { transaction });
+    });
+    if (eligible) inBackground(deliver(email, code));
+    return { expiresIn, rate };
+  }
+
+  /**
+   * Checks a code. Each check first takes one attempt with a conditional UPDATE (`attempts < max`), so
+   * however many run at once, at most maxAttempts are ever compared, and a spent code stays dead even
+   * for the right value. The right code is then claimed by deleting its row: of parallel checks exactly
+   * one deletes it. An unknown email gets an account only while the plugin allows new users.
+   */
+  async function verify(rawEmail: string, code: string): Promise<OtpVerifyResult> {
+    const email = normalizeEmail(rawEmail);
+    const settings = await plugins.settingsOf('otp-login');
+    if (code.length !== settings.codeLength) throw AppError.validation({ code: `must be ${settings.codeLength} digits` });
+    const fail = (reason: OtpFailureReason, attemptsRemaining = 0, userId: string | null = null): OtpVerifyResult => ({
+      ok: false, reason, attemptsRemaining, email, userId,
+    });
+
+    const now = nowSeconds();
+    const row = await models.OtpCode.findOne({ where: { userEmail: email, expiresAt: { [Op.gt]: now } }, order: [['createdAt', 'DESC']] });
+    if (!row) return fail('no_code');
+    const [counted] = await models.OtpCode.update(
+      { attempts: literal('attempts + 1') as unknown as number },
+      { where: { id: row.id, attempts: { [Op.lt]: settings.maxAttempts }, expiresAt: { [Op.gt]: now } } },
+    );
+    if (counted !== 1) return fail('attempts_exhausted');
+
+    if (!matches(row.code, row.id, code)) {
+      const after = await models.OtpCode.findByPk(row.id, { attributes: ['attempts'] });
+      return fail('wrong_code', after ? Math.max(0, settings.maxAttempts - after.attempts) : 0);
+    }
+    const claimed = await models.OtpCode.destroy({ where: { id: row.id } });
+    if (claimed !== 1) return fail('already_used');
+
+    const withProfile = { where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] };
+    let user = await models.User.findOne(withProfile);
+    let created = false;
+    if (!user) {
+      if (!settings.allowNewUserRegistration) return fail('registration_disabled');
+      try {
+        await users.createUser({ email });
+        created = true;
+      } catch (err) {
+        // Created meanwhile by another path (registration, OAuth): that account signs in.
+        if (!(err instanceof AppError && err.status === 409)) throw err;
+      }
+      user = await models.User.findOne(withProfile);
+      if (!user) return fail('registration_disabled');
+    }
+    if (!user.active) return fail('inactive', 0, user.id);
+    return { ok: true, user: toAuthUser(user), created };
+  }
+
+  return {
+    requestCode,
+    verify,
+    /** Resolves when every mail started so far has been handed over (tests, shutdown). */
+    idle: async () => {
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+export type OtpService = ReturnType<typeof createOtpService>;
