@@ -349,3 +349,129 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
     });
   });
 });
+
+describe('OTP settings (PUT /api/plugins/otp-login)', () => {
+  let admin: { Authorization: string };
+
+  before(async () => {
+    const { token } = await createUserWithToken('admin');
+    admin = { Authorization: `Bearer ${token}` };
+  });
+
+  afterEach(async () => {
+    await ctx().models.Plugin.destroy({ where: {} });
+  });
+
+  const put = (settings: Record<string, unknown>) => request(ctx().app).put('/api/plugins/otp-login').set(admin).send({ settings });
+
+  const refused: Array<[string, unknown]> = [
+    ['codeLength', 3], ['codeLength', 9], ['codeLength', 6.5], ['codeLength', '6'],
+    ['codeExpiryMinutes', 4], ['codeExpiryMinutes', 61],
+    ['maxAttempts', 2], ['maxAttempts', 11],
+    ['rateLimitPerHour', 0], ['rateLimitPerHour', 1.5],
+    ['allowNewUserRegistration', 'yes'],
+    ['logoUrl', 'javascript:alert(1)'], ['logoUrl', 'ftp://example.test/logo.png'], ['logoUrl', 'not a url'],
+    ['logoWidth', 19], ['logoWidth', 601],
+    ['logoBorderWidth', -1], ['logoBorderWidth', 21],
+    ['logoBorderColor', 'red;background:url(x)'], ['logoBorderColor', 'rgb(300, 0, 0)'], ['logoBorderColor', 'notacolor'],
+    ['loginUrl', 'data:text/html,hi'],
+  ];
+  for (const [field, value] of refused) {
+    it(`when ${field} is ${JSON.stringify(value)}, then the answer is 400 naming ${field}`, async () => {
+      const res = await put({ [field]: value });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error, 'Validation failed');
+      assert.ok(res.body.errors[field], JSON.stringify(res.body));
+    });
+  }
+
+  it('when every setting is at an edge of its range, then it is accepted and read back', async () => {
+    const settings = {
+      codeLength: 4, codeExpiryMinutes: 60, maxAttempts: 10, rateLimitPerHour: 1, allowNewUserRegistration: true,
+      logoUrl: 'http://cdn.example.test/logo.png', logoWidth: 600, logoBorderWidth: 20, logoBorderColor: 'rgb(0, 128, 255)',
+      loginUrl: 'https://app.example.test/login', loginButtonText: 'Open the app',
+    };
+    const res = await put(settings);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.plugin.settings, settings);
+    for (const color of ['#fff', '#a1b2c3', 'rebeccapurple']) assert.equal((await put({ logoBorderColor: color })).status, 200, color);
+  });
+});
+
+describe('OTP page (GET /auth/otp) and the sign-in page link', () => {
+  let sink: SmtpSink;
+  let app: Express;
+
+  const page = (path: string) => request(app).get(path).set('Accept', 'text/html');
+  const form = (path: string, body: Record<string, string>) =>
+    request(app).post(path).type('form').set('Accept', 'text/html,application/xhtml+xml').send(body);
+
+  before(async () => {
+    sink = await startSmtpSink();
+    app = buildApp({ env: { SMTP_URL: sink.url } });
+  });
+
+  beforeEach(async () => {
+    await ctx().models.Plugin.upsert({ name: 'otp-login', active: true, settings: {} });
+  });
+
+  after(async () => {
+    await ctx().models.Plugin.destroy({ where: {} });
+    await sink.stop();
+  });
+
+  it('when the plugin is active, then the sign-in page links "Sign in with a code", and not while it is inactive', async () => {
+    const on = await page('/auth/login?redirect=/admin/profile');
+    await ctx().models.Plugin.update({ active: false }, { where: { name: 'otp-login' } });
+    const off = await page('/auth/login');
+
+    assert.match(on.text, /<a href="\/auth\/otp\?redirect=%2Fadmin%2Fprofile">Sign in with a code<\/a>/);
+    assert.doesNotMatch(off.text, /Sign in with a code/);
+  });
+
+  it('when a browser goes through the email form, a wrong code and the right one, then each step shows its page and it ends at the redirect', async () => {
+    const user = await createTestUser('viewer');
+
+    const start = await page('/auth/otp?redirect=/admin/profile');
+    assert.equal(start.status, 200);
+    assert.match(start.text, /<h1>Sign in with a code<\/h1>/);
+    assert.match(start.text, /<form method="post" action="\/auth\/otp\/request"/);
+    assert.match(start.text, /<label for="field-email">Email/);
+
+    const codeStep = await form('/auth/otp/request', { email: user.email, redirect: '/admin/profile' });
+    assert.equal(codeStep.status, 200);
+    assert.match(codeStep.text, /If an account exists for this email/);
+    assert.match(codeStep.text, /<form method="post" action="\/auth\/otp\/verify"/);
+    assert.match(codeStep.text, /<label for="field-code">Code/);
+    assert.match(codeStep.text, new RegExp(`name="email" value="${user.email}"`));
+    const code = codeFrom(await sink.waitFor((m) => m.envelope.to.includes(user.email)));
+
+    const wrongCode = await form('/auth/otp/verify', { email: user.email, code: code === '000000' ? '111111' : '000000', redirect: '/admin/profile' });
+    assert.equal(wrongCode.status, 401);
+    assert.match(wrongCode.text, /Invalid or expired code \(attempts remaining: 2\)/);
+    assert.match(wrongCode.text, /action="\/auth\/otp\/verify"/);
+    assert.doesNotMatch(wrongCode.text, /value="000000"|value="111111"/, 'the code is never drawn back');
+
+    const done = await form('/auth/otp/verify', { email: user.email, code, redirect: '/admin/profile' });
+    assert.equal(done.status, 302);
+    assert.equal(done.headers.location, '/admin/profile');
+    assert.ok(([] as string[]).concat(done.headers['set-cookie'] ?? []).some((c) => c.startsWith('auth_token=')));
+  });
+
+  it('when a browser sends a malformed email or a short code, then the form comes back with the error next to the field', async () => {
+    const badEmail = await form('/auth/otp/request', { email: 'nope' });
+    const shortCode = await form('/auth/otp/verify', { email: 'a@example.test', code: '12' });
+
+    assert.equal(badEmail.status, 400);
+    assert.match(badEmail.text, /id="field-email-error"[^>]*>must be a valid email address/);
+    assert.match(badEmail.text, /value="nope"/);
+    assert.equal(shortCode.status, 400);
+    assert.match(shortCode.text, /id="field-code-error"[^>]*>must be 4 to 8 digits/);
+  });
+
+  it('when the OpenAPI document is read, then both OTP routes are described', async () => {
+    const res = await request(app).get('/api/openapi.json');
+    assert.ok(res.body.paths['/auth/otp/request']?.post);
+    assert.ok(res.body.paths['/auth/otp/verify']?.post?.responses?.['401']);
+  });
+});
