@@ -9,6 +9,7 @@ import type { Role } from '../models';
 export const GUARD_MESSAGES = {
   unauthenticated: 'Authentication required',
   forbidden: 'Insufficient permissions',
+  notSelf: 'Forbidden',
 } as const;
 
 /** Compares without an early exit, so the time taken says nothing about how much of a role matched. */
@@ -70,7 +71,22 @@ export function createGuards(passport: AuthPassport, strategies: string[]) {
       });
     };
 
-  return { optionalAuth, requireAuth, requireRole, requirePermission };
+  /**
+   * The signed-in user named by the route parameter, or a holder of the permission. Anyone else gets
+   * 403 whether or not the id exists, so the answer never tells a stranger which ids are real.
+   */
+  const requireSelfOr =
+    (permission: Permission, param: string): RequestHandler =>
+    (req, res, next) => {
+      requireAuth(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        const user = req.user as Express.User;
+        if (user.id !== req.params[param] && !can(user.role, permission)) return next(new AppError(403, GUARD_MESSAGES.notSelf));
+        next();
+      });
+    };
+
+  return { optionalAuth, requireAuth, requireRole, requirePermission, requireSelfOr };
 }
 
 export type Guards = ReturnType<typeof createGuards>;

@@ -1,115 +1,19 @@
-import { z } from 'zod';
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
-import { adminAudit } from '../http/request-context';
-import { idParams, pagingQuery } from '../http/paging';
-import { ROLES } from '../models';
-import { email, newPassword, personName, username } from '../http/input-rules';
-import type { AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/user-admin.service';
+import { createUsersController } from '../controllers/users.controller';
+import { USERS_ENDPOINTS as doc } from './users.schemas';
 
-const nullableName = personName.nullable();
-const role = z.enum(ROLES, { message: `must be one of: ${ROLES.join(', ')}` });
-
-const listQuery = z.strictObject({
-  ...pagingQuery,
-  q: z.string().trim().max(100, { message: 'must be at most 100 characters' }).optional(),
-  role: role.optional(),
-});
-const createBody = z.strictObject({
-  email,
-  password: newPassword.optional(),
-  username: username.optional(),
-  firstName: nullableName.optional(),
-  lastName: nullableName.optional(),
-  role: role.optional(),
-});
-const updateBody = z
-  .strictObject({
-    role: role.optional(),
-    active: z.boolean({ message: 'must be true or false' }).optional(),
-    username: username.optional(),
-    firstName: nullableName.optional(),
-    lastName: nullableName.optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one field to change' });
-
-const adminUser = z.object({
-  id: z.string(),
-  email: z.string(),
-  username: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  role,
-  active: z.boolean(),
-  createdAt: z.string(),
-});
-const userResponse = z.object({ user: adminUser });
-const userList = z.object({ users: z.array(adminUser), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
-
-const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
-
-
-/** CONTRACT 4 users API, behind `manage:users`. */
+/** CONTRACT 4 users API, behind `manage:users`. Mounted at /api. */
 export function usersRoutes(container: Container) {
-  const { userAdmin, guards } = container;
+  const { guards } = container;
+  const users = createUsersController(container);
   const api = createApiRouter(container.docs, '/api');
   const manageUsers = [guards.requirePermission('manage:users')];
-  const tags = ['Users'];
 
-  api.get(
-    '/users',
-    { summary: 'List users (paged; search by email, username or name; filter by role)', tags, auth: true, query: listQuery, responses: { 200: { description: 'a page of users', schema: userList }, 400: 'bad paging or filter', ...denials } },
-    ...manageUsers,
-    async (req, res) => {
-      res.json(await userAdmin.list(req.query as unknown as UserListQuery));
-    },
-  );
-  api.post(
-    '/users',
-    { summary: 'Create a user (with or without a password)', tags, auth: true, body: createBody, responses: { 201: { description: 'created', schema: userResponse }, 400: 'validation failed', 409: 'email or username taken', ...denials } },
-    ...manageUsers,
-    async (req, res) => {
-      res.status(201).json({ user: await userAdmin.create(req.body as AdminUserCreate, adminAudit(req)) });
-    },
-  );
-  api.get(
-    '/users/:id',
-    { summary: 'One user', tags, auth: true, params: idParams, responses: { 200: { description: 'the user', schema: userResponse }, 404: 'no such user', ...denials } },
-    ...manageUsers,
-    async (req, res) => {
-      res.json({ user: await userAdmin.get(req.params.id as string) });
-    },
-  );
-  api.patch(
-    '/users/:id',
-    {
-      summary: 'Change role, active flag or names',
-      description: 'A role change or deactivation ends the user\'s tokens at once. A change that would leave no active admin is refused with 409.',
-      tags,
-      auth: true,
-      params: idParams,
-      body: updateBody,
-      responses: { 200: { description: 'the changed user', schema: userResponse }, 400: 'validation failed', 404: 'no such user', 409: 'would leave no active admin, or username taken', ...denials },
-    },
-    ...manageUsers,
-    async (req, res) => {
-      res.json({ user: await userAdmin.update(req.params.id as string, req.body as AdminUserChanges, adminAudit(req)) });
-    },
-  );
-  api.delete(
-    '/users/:id',
-    {
-      summary: 'Delete a user with their profile, OAuth links, codes and tokens',
-      tags,
-      auth: true,
-      params: idParams,
-      responses: { 204: 'deleted', 404: 'no such user', 409: 'would leave no active admin', ...denials },
-    },
-    ...manageUsers,
-    async (req, res) => {
-      await userAdmin.remove(req.params.id as string, adminAudit(req));
-      res.status(204).end();
-    },
-  );
+  api.get('/users', doc.list, ...manageUsers, users.list);
+  api.post('/users', doc.create, ...manageUsers, users.create);
+  api.get('/users/:id', doc.get, ...manageUsers, users.get);
+  api.patch('/users/:id', doc.update, ...manageUsers, users.update);
+  api.delete('/users/:id', doc.remove, ...manageUsers, users.remove);
   return api.router;
 }

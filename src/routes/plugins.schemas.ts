@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { Endpoint } from '../http/api-router';
+import { PLUGIN_NAMES, SECRET_MASK } from '../plugins';
+
+const nameParams = z.strictObject({ name: z.string().min(1).max(64) });
+const updateBody = z
+  .strictObject({
+    active: z.boolean({ message: 'must be true or false' }).optional(),
+    settings: z
+      .record(z.string(), z.unknown(), { message: 'must be an object' })
+      .optional()
+      .describe(`Merged into the stored settings and validated as a whole; null removes a key; "${SECRET_MASK}" keeps a stored secret.`),
+  })
+  .refine((body) => body.active !== undefined || body.settings !== undefined, { message: 'name active or settings' });
+const plugin = z.object({ name: z.enum(PLUGIN_NAMES), active: z.boolean(), settings: z.record(z.string(), z.unknown()) });
+const pluginResponse = z.object({ plugin });
+
+const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
+const tags = ['Plugins'];
+
+/** The OpenAPI description (and, through its schemas, the validation) of each /api/plugins endpoint. */
+export const PLUGINS_ENDPOINTS = {
+  list: {
+    summary: `Every plugin (${PLUGIN_NAMES.join(', ')}) with its settings, secrets masked`,
+    tags,
+    auth: true,
+    responses: { 200: { description: 'plugins', schema: z.object({ plugins: z.array(plugin) }) }, ...denials },
+  },
+  get: {
+    summary: 'One plugin, secrets masked',
+    tags,
+    auth: true,
+    params: nameParams,
+    responses: { 200: { description: 'the plugin', schema: pluginResponse }, 404: 'unknown plugin', ...denials },
+  },
+  update: {
+    summary: 'Switch a plugin on or off and/or change its settings',
+    tags,
+    auth: true,
+    params: nameParams,
+    body: updateBody,
+    responses: { 200: { description: 'the plugin', schema: pluginResponse }, 400: 'validation failed (the field is named)', 404: 'unknown plugin', ...denials },
+  },
+} satisfies Record<string, Endpoint>;

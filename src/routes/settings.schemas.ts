@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { Endpoint } from '../http/api-router';
+import { parseDurationSeconds } from '../config/duration';
+
+const MIN_LIFETIME_SECONDS = 60;
+const MAX_LIFETIME_SECONDS = 365 * 86_400;
+const MAX_GRACE_SECONDS = 365 * 86_400;
+const DURATION_HINT = 'must be a duration such as 30d, 12h, 3600s or a number of seconds';
+
+const lifetime = z
+  .string({ message: DURATION_HINT })
+  .trim()
+  .max(20, { message: DURATION_HINT })
+  .refine(
+    (value) => {
+      const seconds = parseDurationSeconds(value);
+      return seconds !== null && seconds >= MIN_LIFETIME_SECONDS && seconds <= MAX_LIFETIME_SECONDS;
+    },
+    { message: `${DURATION_HINT}, from ${MIN_LIFETIME_SECONDS}s to 365d` },
+  );
+const updateBody = z
+  .strictObject({
+    jwtExpiresIn: lifetime.optional(),
+    jwtRefreshGraceSeconds: z
+      .int({ message: 'must be a whole number of seconds' })
+      .min(0, { message: 'must be at least 0' })
+      .max(MAX_GRACE_SECONDS, { message: `must be at most ${MAX_GRACE_SECONDS}` })
+      .optional(),
+    allowRegistration: z.boolean({ message: 'must be true or false' }).optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one setting' });
+
+const source = z.enum(['env', 'admin', 'default']);
+const securitySettings = z.object({
+  jwtExpiresIn: z.object({ value: z.string(), seconds: z.number().int(), source }),
+  jwtRefreshGraceSeconds: z.object({ value: z.number().int(), seconds: z.number().int(), source }),
+  allowRegistration: z.object({ value: z.boolean(), source }),
+});
+
+const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
+const tags = ['Settings'];
+
+/** The OpenAPI description (and, through its schemas, the validation) of each /api/settings endpoint. */
+export const SETTINGS_ENDPOINTS = {
+  getSecurity: {
+    summary: 'Token lifetime, refresh grace and registration switch, each with its source',
+    tags,
+    auth: true,
+    responses: { 200: { description: 'the resolved settings', schema: securitySettings }, ...denials },
+  },
+  updateSecurity: {
+    summary: 'Store admin values (a value under an environment variable stays inactive)',
+    tags,
+    auth: true,
+    body: updateBody,
+    responses: { 200: { description: 'the resolved settings', schema: securitySettings }, 400: 'validation failed', ...denials },
+  },
+} satisfies Record<string, Endpoint>;
