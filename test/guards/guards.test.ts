@@ -44,7 +44,7 @@ const ok: RequestHandler = (req, res) => {
 function guardedApp(): { app: Express; container: Container } {
   const c = ctx();
   const container = createContainer({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store: c.store });
-  const { optionalAuth, requireAuth, requireRole, requirePermission } = container.guards;
+  const { optionalAuth, requireAuth, requireRole, requirePermission, requireSelfOr } = container.guards;
   const app = express();
   app.set('views', path.join(__dirname, '../../views'));
   app.set('view engine', 'ejs');
@@ -54,6 +54,7 @@ function guardedApp(): { app: Express; container: Container } {
   app.get('/staff', requireRole('admin', 'editor'), ok);
   app.get('/admins', requireRole('admin'), ok);
   for (const permission of PERMISSIONS) app.get(`/permission/${routeName(permission)}`, requirePermission(permission), ok);
+  app.get('/users/:userId', requireSelfOr('manage:users', 'userId'), ok);
   app.use(errorHandler);
   return { app, container };
 }
@@ -228,6 +229,27 @@ describe('guards', () => {
         assert.deepEqual(anonymous.body, { error: 'Authentication required' });
       });
     }
+  });
+
+  describe('requireSelfOr', () => {
+    it('when the user named by the path asks, then they pass; a holder of the permission passes for anyone', async () => {
+      const { user, token } = await createUserWithToken('viewer');
+      const own = await request(app).get(`/users/${user.id}`).set('Authorization', `Bearer ${token}`);
+      assert.equal(own.status, 200);
+      const admin = await request(app).get(`/users/${user.id}`).set('Authorization', `Bearer ${tokens.admin}`);
+      assert.equal(admin.status, 200);
+    });
+
+    it('when anyone else asks, then 403 whether or not the id exists; nobody signed in gets 401', async () => {
+      const { user } = await createUserWithToken('viewer');
+      for (const id of [user.id, crypto.randomUUID()]) {
+        const res = await request(app).get(`/users/${id}`).set('Authorization', `Bearer ${tokens.editor}`);
+        assert.equal(res.status, 403);
+        assert.deepEqual(res.body, { error: 'Forbidden' });
+      }
+      const anonymous = await request(app).get(`/users/${user.id}`);
+      assert.equal(anonymous.status, 401);
+    });
   });
 
   describe('optionalAuth', () => {
