@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx } from '../support/context';
-import { PASSWORD, cookieHeader, makeUser, setCookies, tokenFor } from './support';
+import { PASSWORD, cookieHeader, makeUser, setCookies, tokenFor } from '../support/auth';
 
 const REFUSED = { error: 'Invalid CSRF token' };
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { ctx, uniqueEmail } from '../support/context';
-import { PASSWORD, appWith, makeUser, nextClientIp, payloadOf, proxiedApp, setCookies } from './support';
+import { PASSWORD, appWith, makeUser, nextClientIp, payloadOf, proxiedApp, setCookies } from '../support/auth';
 
 const INVALID = { error: 'Invalid email or password' };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx, resetDatabase, uniqueEmail } from '../support/context';
-import { PASSWORD, appWith, makeUser, nextClientIp, payloadOf, proxiedApp, setCookies } from './support';
+import { PASSWORD, appWith, makeUser, nextClientIp, payloadOf, proxiedApp, setCookies } from '../support/auth';
 import { defineUserProfile } from '../../src/profiles/profile-definition';
 
 const DUPLICATE = { error: 'User with this email or username already exists' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx, resetDatabase, uniqueEmail } from '../support/context';
-import { PASSWORD, appWith, makeUser } from './support';
+import { PASSWORD, appWith, makeUser } from '../support/auth';
 
 const EXISTS = { error: 'An admin user already exists' };
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { ctx } from '../support/context';
-import { PASSWORD, appWith, b64url, cookieHeader, makeUser, payloadOf, setCookies, signRaw, tokenFor } from './support';
+import { PASSWORD, appWith, b64url, cookieHeader, makeUser, payloadOf, setCookies, signRaw, tokenFor } from '../support/auth';
 
 const UNAUTHENTICATED = { error: 'Authentication required' };
 const INVALID_TOKEN = { error: 'Invalid or expired token' };

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import { buildApp as appWith, ctx, uniqueEmail } from '../support/context';
+import { buildApp as appWith, ctx, uniqueEmail } from './context';
 import { createPasswordService } from '../../src/auth/password.service';
 import type { Role, User } from '../../src/models';
 
@@ -62,8 +62,8 @@ export async function makeUser(
 }
 
 // The shared helpers, under the names these tests use.
-export { tokenFor } from '../support/users';
-export { buildApp as appWith } from '../support/context';
+export { tokenFor } from './users';
+export { buildApp as appWith } from './context';
 
 /** An app that trusts X-Forwarded-For, so each simulated client has its own rate-limit bucket. */
 export function proxiedApp(env: Record<string, string | undefined> = {}): Express {
