@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import querystring from 'node:querystring';
-import { defineUserProfile, type ProfileField } from '../../src/profiles/profile-definition';
+import { applyDefaults, mergeProfileData } from '../../src/profiles/profile-defaults';
+import { defineUserProfile } from '../../src/profiles/profile-definition';
+import { coerceFormValues } from '../../src/profiles/profile-form';
+import type { ProfileField } from '../../src/profiles/profile-types';
 import {
   MAX_JSON_BYTES,
   MAX_STRING_LENGTH,
   ROOT_ERROR_KEY,
-  applyDefaults,
-  coerceFormValues,
-  mergeProfileData,
   validateFieldValue,
   validateProfileData,
   type ProfileValidationResult,
-} from '../../src/profiles/profile-validator';
+} from '../../src/profiles/profile-values';
 
 /** A definition with the given fields and nothing else. */
 function defOf(...fields: ProfileField[]) {
