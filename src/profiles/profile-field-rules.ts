@@ -22,7 +22,7 @@ import { validateFieldValue } from './profile-values';
 const TEXT_FIELD_TYPES: readonly ProfileFieldType[] = ['string', 'textarea'];
 
 /** Field names are JSON keys, form input names and template variables: identifiers only. */
-export const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Names that would shadow or reach Object.prototype when used as a key (`__proto__`, `constructor`,

@@ -1,7 +1,7 @@
 import vm from 'node:vm';
 
 /** Wall-clock budget for one pattern test; a pattern that needs longer is treated as not matching. */
-export const PATTERN_TIMEOUT_MS = 100;
+const PATTERN_TIMEOUT_MS = 100;
 
 /*
  * ReDoS: patterns come from the operator and are trusted to be meant well, but not to be efficient, and

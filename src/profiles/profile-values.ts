@@ -18,7 +18,7 @@ export const MAX_JSON_BYTES = 64 * 1024;
 export const ROOT_ERROR_KEY = '_';
 
 /** User-facing messages (CONTRACT 4 "Profiles"); the parametrised ones are builders. */
-export const MESSAGES = {
+const MESSAGES = {
   unknownField: 'unknown field',
   required: (label: string) => `${label} is required`,
   notNumber: 'must be a number',
@@ -35,7 +35,7 @@ export const MESSAGES = {
   notObject: 'must be an object',
 } as const;
 
-export type ProfileErrors = Record<string, string>;
+type ProfileErrors = Record<string, string>;
 export type ProfileValidationResult =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; errors: ProfileErrors };
