@@ -1,6 +1,8 @@
 import { copyRecord, ownValue, setOwn } from './profile-records';
 import { isPlainObject, type NormalizedProfileDefinition, type NormalizedProfileField } from './profile-types';
 
+/* Defaults and merging of stored custom data; validation (profile-values.ts) judges the result. */
+
 function applyFieldDefaults(fields: readonly NormalizedProfileField[], data: unknown): Record<string, unknown> {
   const result = copyRecord(data);
   for (const field of fields) {

@@ -2,6 +2,8 @@ import { ownValue, setOwn } from './profile-records';
 import { isPlainObject, type NormalizedProfileDefinition, type NormalizedProfileField } from './profile-types';
 import { MAX_JSON_BYTES } from './profile-values';
 
+/* HTML forms post text only: turn an urlencoded body into the typed values profile-values.ts expects. */
+
 /** Longest numeric string worth parsing; longer input is left as a string and fails validation. */
 const MAX_NUMERIC_INPUT = 64;
 /** Unambiguous (no nested or adjacent overlapping quantifiers), so linear on any input. */

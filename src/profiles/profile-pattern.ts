@@ -6,7 +6,7 @@ const PATTERN_TIMEOUT_MS = 100;
 /*
  * ReDoS: patterns come from the operator and are trusted to be meant well, but not to be efficient, and
  * the strings they run against are hostile. Two defences:
- * 1. Length cap: a string over MAX_STRING_LENGTH is rejected before any pattern sees it, so polynomial
+ * 1. Length cap: a string over MAX_STRING_LENGTH (profile-values.ts) is rejected before any pattern sees it, so polynomial
  *    backtracking (e.g. `\s*x\s*` style patterns, O(n^2) or O(n^3)) is bounded by a small n, and a
  *    1 MB body costs nothing.
  * 2. Time budget: the cap alone does not stop exponential patterns such as `^(a+)+$`, which hang on
