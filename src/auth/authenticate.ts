@@ -31,5 +31,3 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
     };
   };
 }
-
-export type Authenticate = ReturnType<typeof createAuthenticate>;

@@ -47,7 +47,7 @@ const LINK_ERROR_CODES = new Set([
  * Sequelize's connection and timeout errors (no connection could be had), and a query error whose
  * driver error is a broken link (a socket code, or mysql2's `fatal` flag: the connection is dead).
  */
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
   if (!(err instanceof SequelizeError)) return false;
   const parent = (err as { parent?: { code?: string; fatal?: boolean } }).parent;
