@@ -14,6 +14,7 @@ import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
+import { createAccountThrottle } from './auth/account-throttle';
 import { createAuthenticate } from './auth/authenticate';
 import { createSessionStep } from './auth/session-step';
 import { createUserService } from './services/user.service';
@@ -59,23 +60,25 @@ export function createContainer(deps: AppDependencies) {
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
+  const accountThrottle = createAccountThrottle({ store, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
     revokeAllForUser: tokens.revokeAllForUser,
+    clearSignInFailures: accountThrottle.clear,
   });
 
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp });
   const guards = createGuards(passport, [STRATEGY.jwt]);
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession,
+    collections, content, auth, accountThrottle, passwordReset, otp, passport, guards, authenticate, issueSession,
   };
 }
 
