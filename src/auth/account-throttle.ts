@@ -15,39 +15,58 @@ export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterS
 
 /**
  * A per-account brake on password guessing that the per-IP limit cannot give (an attacker with many
- * addresses). The counter lives in the shared store, so every instance sees it, keyed by a hash of the
- * normalized email (no address in the store), whether or not an account has it: an unknown email is
- * throttled exactly like a known one and the answer reveals nothing.
+ * addresses). The failure counter lives in the shared store, so every instance sees it, keyed by a hash
+ * of the normalized email (no address in the store), whether or not an account has it: an unknown email
+ * is throttled exactly like a known one and the answer reveals nothing.
  *
- * Every attempt takes a slot before its password is checked (an atomic increment), so of any number of
- * parallel guesses at most `maxFailures` are ever checked; a success gives the slots back (`clear`).
- * A store failure lets the attempt through: the per-IP limit still applies.
+ * Only failures count, so any number of parallel sign-ins with the right password succeed. The 10th
+ * failure writes a block mark that lives until the window ends; every attempt first reads that mark (one
+ * GET) and is refused without hashing while it stands. Attempts already being checked when it lands
+ * still get their 401 (at most one burst, bounded by the per-IP limit). A store failure lets attempts
+ * through: the per-IP limit still applies.
  */
 export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logger; rule?: Partial<AccountThrottleRule> }) {
   const { store, logger } = deps;
   const rule = { ...ACCOUNT_THROTTLE, ...deps.rule };
-  const key = (email: string) => `acct-throttle:password:${crypto.createHash('sha256').update(email).digest('hex')}`;
+  const keys = (email: string) => {
+    const id = crypto.createHash('sha256').update(email).digest('hex');
+    return { failures: `acct-throttle:failures:${id}`, blocked: `acct-throttle:blocked:${id}` };
+  };
+  const unavailable = (what: string) => (err: unknown) => {
+    logger.warn({ err: (err as Error).message }, `account throttle unavailable: ${what}`);
+  };
 
-  /** Takes a slot for one attempt on this (normalized) email, or says how long it is blocked. */
-  async function reserve(email: string): Promise<ThrottleDecision> {
+  /** Whether attempts for this (normalized) email may be checked now, or how long they are blocked. */
+  async function check(email: string): Promise<ThrottleDecision> {
     try {
-      const { count, resetAt } = await store.increment(key(email), rule.windowSeconds);
-      if (count <= rule.maxFailures) return { allowed: true };
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)) };
+      const until = Number(await store.get(keys(email).blocked));
+      const retryAfterSeconds = Math.ceil((until - Date.now()) / 1000);
+      return until > 0 && retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
     } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'account throttle unavailable: attempt allowed');
+      unavailable('attempt allowed')(err);
       return { allowed: true };
     }
   }
 
-  /** Forgets the failures of this email (a successful sign-in or password reset). */
-  async function clear(email: string): Promise<void> {
-    await store.delete(key(email)).catch((err: unknown) => {
-      logger.warn({ err: (err as Error).message }, 'account throttle unavailable: failures not cleared');
-    });
+  /** Counts a failed attempt; the one that reaches the limit blocks the email until the window ends. */
+  async function recordFailure(email: string): Promise<void> {
+    const { failures, blocked } = keys(email);
+    try {
+      const { count, resetAt } = await store.increment(failures, rule.windowSeconds);
+      const remaining = (resetAt - Date.now()) / 1000;
+      if (count >= rule.maxFailures && remaining > 0) await store.set(blocked, String(resetAt), remaining);
+    } catch (err) {
+      unavailable('failure not counted')(err);
+    }
   }
 
-  return { reserve, clear, rule };
+  /** Forgets the failures and lifts the block of this email (a successful sign-in or password reset). */
+  async function clear(email: string): Promise<void> {
+    const { failures, blocked } = keys(email);
+    await Promise.all([store.delete(failures), store.delete(blocked)]).catch(unavailable('failures not cleared'));
+  }
+
+  return { check, recordFailure, clear, rule };
 }
 
 export type AccountThrottle = ReturnType<typeof createAccountThrottle>;

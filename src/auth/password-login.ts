@@ -41,17 +41,20 @@ export function createPasswordLogin(deps: { models: Models; passwords: PasswordS
   async function check(rawEmail: string, password: string): Promise<PasswordLoginResult> {
     const email = normalizeEmail(rawEmail);
     const user = await models.User.findOne({ where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] });
-    // After the lookup (a database outage is a 503 that spends no slot), before any hashing, the same
-    // for unknown and known emails.
-    const slot = await throttle.reserve(email);
-    if (!slot.allowed) return { ok: false, reason: 'throttled', email, userId: user?.id ?? null, retryAfterSeconds: slot.retryAfterSeconds };
+    // Before any hashing, the same for unknown and known emails.
+    const allowed = await throttle.check(email);
+    if (!allowed.allowed) return { ok: false, reason: 'throttled', email, userId: user?.id ?? null, retryAfterSeconds: allowed.retryAfterSeconds };
+    const failed = async (reason: PasswordLoginFailure, userId: string | null): Promise<PasswordLoginResult> => {
+      await throttle.recordFailure(email);
+      return { ok: false, reason, email, userId };
+    };
     if (!user) {
       await passwords.verifyAgainstDummy(password);
-      return { ok: false, reason: 'unknown_email', email, userId: null };
+      return failed('unknown_email', null);
     }
     const result = await passwords.verify(password, user.passwordHash);
-    if (!result.ok) return { ok: false, reason: 'wrong_password', email, userId: user.id };
-    if (!user.active) return { ok: false, reason: 'inactive', email, userId: user.id };
+    if (!result.ok) return failed('wrong_password', user.id);
+    if (!user.active) return failed('inactive', user.id);
     await throttle.clear(email);
     const passwordRehashed = result.needsRehash ? await upgradeHash(user, password) : false;
     return { ok: true, user: toAuthUser(user), passwordRehashed };
