@@ -102,14 +102,15 @@ export function trackForGracefulShutdown(server: http.Server, options: GracefulS
   function shutdown(signal: string): void {
     if (draining) return;
     draining = true;
+    // Only the listening socket: http.Server#close would also drop connections whose request is unread.
+    // Closed before the log line, so whoever reads the line knows new connections are refused.
+    net.Server.prototype.close.call(server);
     logger.info({ signal, connections: connections.size }, 'shutting down: refusing new connections, draining');
     setTimeout(() => {
       logger.error({ connections: connections.size }, 'shutdown deadline reached: closing what is left');
       for (const socket of connections.keys()) socket.destroy();
       exit(1);
     }, deadlineMs).unref();
-    // Only the listening socket: http.Server#close would also drop connections whose request is unread.
-    net.Server.prototype.close.call(server);
     // Requests read before the signal: their connection closes after their response too.
     for (const { inFlight } of connections.values()) {
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
