@@ -12,6 +12,8 @@ import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
+import { createOAuthProviders } from './auth/oauth-providers';
+import { createOAuthService } from './services/oauth.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAuthenticate } from './auth/authenticate';
@@ -66,16 +68,18 @@ export function createContainer(deps: AppDependencies) {
   });
 
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
+  const oauthProviders = createOAuthProviders({ config, plugins, store });
+  const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp, oauthProviders, oauth });
   const guards = createGuards(passport, [STRATEGY.jwt]);
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession,
+    collections, content, auth, passwordReset, otp, oauthProviders, oauth, passport, guards, authenticate, issueSession,
   };
 }
 

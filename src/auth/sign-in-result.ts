@@ -16,6 +16,8 @@ export interface SignInFailure {
   /** Extra public fields of the JSON answer (e.g. `attemptsRemaining`). */
   body?: Record<string, unknown>;
   audit?: ActivityEntry;
+  /** A flow a browser arrives at by redirect (an OAuth callback) answers with a redirect here instead of an error. */
+  redirect?: string;
 }
 
 declare global {

@@ -13,7 +13,7 @@ import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'oauth';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -28,6 +28,8 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   seedAdmin: { limit: 2, windowSeconds: 60 },
   passwordReset: { limit: 3, windowSeconds: 15 * 60 },
   refresh: { limit: 60, windowSeconds: 60 },
+  // Starting an OAuth flow and its callback share one budget: a sign-in takes two requests.
+  oauth: { limit: 30, windowSeconds: 60 },
 };
 
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
@@ -37,6 +39,7 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   seedAdmin: 'seed-admin',
   passwordReset: 'password-reset',
   refresh: 'refresh',
+  oauth: 'oauth',
 };
 
 /** A shared-store call that takes longer than this counts as a failure (the request never hangs on it). */
@@ -185,5 +188,6 @@ export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOp
     seedAdmin: build('seedAdmin'),
     passwordReset: build('passwordReset'),
     refresh: build('refresh'),
+    oauth: build('oauth'),
   };
 }
