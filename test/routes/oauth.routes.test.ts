@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import request from 'supertest';
+import request, { type Response } from 'supertest';
 import { ctx, resetDatabase, uniqueEmail } from '../support/context';
 import { makeUser, setCookies, payloadOf, tokenFor, PASSWORD } from '../support/auth';
 import {
@@ -22,6 +22,11 @@ function githubPerson(email: string | null, overrides: Partial<GitHubPerson> = {
     emails: email ? [{ email, primary: true, verified: true, visibility: 'private' }] : [],
     ...overrides,
   };
+}
+
+/** The user id of the auth_token cookie a response set. */
+function subOf(res: Response): string {
+  return payloadOf(setCookies(res).auth_token.value).sub as string;
 }
 
 function errorOf(location: string): string | null {
@@ -97,11 +102,11 @@ describe('OAuth routes', () => {
 
     it('when the provider is disabled, not configured, or the plugin is off, then 400 with the CONTRACT message', async () => {
       const expected = { error: 'OAuth provider "github" is not configured or not enabled' };
-      await configureProviders(stand, { github: stand.settingsFor('github', false) });
+      await configureProviders({ github: stand.settingsFor('github', false) });
       assert.deepEqual((await request(ctx().app).get('/auth/oauth/github').expect(400)).body, expected);
-      await configureProviders(stand, {});
+      await configureProviders({});
       assert.deepEqual((await request(ctx().app).get('/auth/oauth/github').expect(400)).body, expected);
-      await configureProviders(stand, { github: stand.settingsFor('github') }, false);
+      await configureProviders({ github: stand.settingsFor('github') }, false);
       assert.deepEqual((await request(ctx().app).get('/auth/oauth/github').expect(400)).body, expected);
     });
 
@@ -173,13 +178,13 @@ describe('OAuth routes', () => {
       const person = githubPerson(uniqueEmail('again'));
       stand.as('github', person);
       const first = await signInWith(ctx().app, 'github');
-      const firstUser = payloadOf(setCookies(first.callback).auth_token.value).sub;
+      const firstUser = subOf(first.callback);
       const users = await ctx().models.User.count();
 
       const second = await signInWith(ctx().app, 'github');
 
       assert.equal(second.callback.status, 302);
-      assert.equal(payloadOf(setCookies(second.callback).auth_token.value).sub, firstUser);
+      assert.equal(subOf(second.callback), firstUser);
       assert.equal(await ctx().models.User.count(), users);
     });
 
@@ -187,13 +192,13 @@ describe('OAuth routes', () => {
       const person = githubPerson(uniqueEmail('before'));
       stand.as('github', person);
       const first = await signInWith(ctx().app, 'github');
-      const userId = payloadOf(setCookies(first.callback).auth_token.value).sub;
+      const userId = subOf(first.callback);
       const other = await makeUser();
       stand.as('github', { ...person, emails: [{ email: other.email, primary: true, verified: true }] });
 
       const second = await signInWith(ctx().app, 'github');
 
-      assert.equal(payloadOf(setCookies(second.callback).auth_token.value).sub, userId);
+      assert.equal(subOf(second.callback), userId);
     });
 
     it('when a verified GitHub email matches an account, then rule 2 links it and signs that user in', async () => {
@@ -203,7 +208,7 @@ describe('OAuth routes', () => {
       const { callback } = await signInWith(ctx().app, 'github');
 
       assert.equal(callback.status, 302);
-      assert.equal(payloadOf(setCookies(callback).auth_token.value).sub, user.id);
+      assert.equal(subOf(callback), user.id);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id, provider: 'github' } }), 1);
       const [linked] = await activity('oauth.linked', user.id);
       assert.equal((linked.details as Record<string, unknown>).via, 'verified_email');
@@ -219,7 +224,7 @@ describe('OAuth routes', () => {
         ],
       }));
       const { callback } = await signInWith(ctx().app, 'github');
-      assert.equal(payloadOf(setCookies(callback).auth_token.value).sub, user.id);
+      assert.equal(subOf(callback), user.id);
     });
 
     it('when the matching GitHub address is not verified, then it neither links nor signs in, and no account is created for it', async () => {
@@ -251,7 +256,7 @@ describe('OAuth routes', () => {
       stand.as('google', { sub: `g-${crypto.randomUUID()}`, email: user.email, email_verified: true, given_name: 'G', family_name: 'User' });
       const accepted = await signInWith(ctx().app, 'google');
       assert.equal(accepted.callback.headers.location, '/admin');
-      assert.equal(payloadOf(setCookies(accepted.callback).auth_token.value).sub, user.id);
+      assert.equal(subOf(accepted.callback), user.id);
     });
 
     it('when the provider gives no email at all, then 302 to the sign-in page with the reason and no cookies', async () => {
@@ -297,7 +302,7 @@ describe('OAuth routes', () => {
       const { callback } = await signInWith(ctx().app, 'google');
 
       assert.equal(callback.headers.location, '/admin');
-      const user = await ctx().models.User.findByPk(payloadOf(setCookies(callback).auth_token.value).sub);
+      const user = await ctx().models.User.findByPk(subOf(callback));
       assert.equal(user?.role, 'admin');
     });
 
@@ -305,7 +310,7 @@ describe('OAuth routes', () => {
       const person = githubPerson(uniqueEmail('deact'));
       stand.as('github', person);
       const first = await signInWith(ctx().app, 'github');
-      const userId = payloadOf(setCookies(first.callback).auth_token.value).sub;
+      const userId = subOf(first.callback);
       await ctx().models.User.update({ active: false }, { where: { id: userId } });
 
       const linked = await signInWith(ctx().app, 'github');
@@ -451,7 +456,7 @@ describe('OAuth routes', () => {
         stand.as('github', githubPerson(uniqueEmail('inflight')));
         const start = await request(ctx().app).get('/auth/oauth/github');
         const path = pathOf(await authorizeAt(start.headers.location));
-        await configureProviders(stand, { github: stand.settingsFor('github', false) });
+        await configureProviders({ github: stand.settingsFor('github', false) });
 
         const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(start));
 
@@ -474,12 +479,12 @@ describe('OAuth routes', () => {
       assert.match(both.text, /<a href="\/auth\/oauth\/github">Sign in with GitHub<\/a>/);
       assert.match(both.text, /<a href="\/auth\/oauth\/google">Sign in with Google<\/a>/);
 
-      await configureProviders(stand, { github: stand.settingsFor('github'), google: stand.settingsFor('google', false) });
+      await configureProviders({ github: stand.settingsFor('github'), google: stand.settingsFor('google', false) });
       const one = await request(ctx().app).get('/auth/login?redirect=%2Fadmin%2Fusers').set('Accept', 'text/html');
       assert.match(one.text, /href="\/auth\/oauth\/github\?redirect=%2Fadmin%2Fusers">Sign in with GitHub/);
       assert.doesNotMatch(one.text, /Sign in with Google/);
 
-      await configureProviders(stand, { github: stand.settingsFor('github') }, false);
+      await configureProviders({ github: stand.settingsFor('github') }, false);
       assert.doesNotMatch((await request(ctx().app).get('/auth/login').set('Accept', 'text/html')).text, /Sign in with GitHub/);
     });
   });

@@ -182,14 +182,14 @@ export class OAuthProviderStandIn {
 }
 
 /** Turns the oauth-providers plugin on with the given providers pointed at the stand-in. */
-export async function configureProviders(stand: OAuthProviderStandIn, providers: Partial<Record<ProviderName, Record<string, unknown>>>, active = true): Promise<void> {
+export async function configureProviders(providers: Partial<Record<ProviderName, Record<string, unknown>>>, active = true): Promise<void> {
   const { models } = ctx();
   await models.Plugin.upsert({ name: 'oauth-providers', active, settings: { providers } });
 }
 
 /** Both providers enabled against the stand-in. */
 export function enableBoth(stand: OAuthProviderStandIn): Promise<void> {
-  return configureProviders(stand, { github: stand.settingsFor('github'), google: stand.settingsFor('google') });
+  return configureProviders({ github: stand.settingsFor('github'), google: stand.settingsFor('google') });
 }
 
 /** The path + query of an absolute URL (the app under test is reached through supertest, not BASE_URL). */
