@@ -204,8 +204,8 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
       strategy.error = (err: unknown) => reject(err);
       strategy.fail = () => reject(new Error('OAuth flow could not start'));
       strategy.success = () => reject(new Error('OAuth flow could not start'));
-      // Only the query's absence of `code` makes passport-oauth2 start a flow; the start never reads more of req.
-      strategy.authenticate(Object.assign(Object.create(req) as Request, { query: {}, body: {} }));
+      // Without `code` (or `error`) in query or body, passport-oauth2 starts a flow whatever the request carried.
+      strategy.authenticate(Object.create(req, { query: { value: {} }, body: { value: {} } }) as Request);
     });
   }
 
