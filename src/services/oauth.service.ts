@@ -117,23 +117,23 @@ export function createOAuthService(deps: {
     }
 
     const { allowRegistration } = await settings.getSecuritySettings();
-    let createdId: string;
+    let created: User;
     try {
-      createdId = await sequelize.transaction(async (transaction) => {
-        const created = await users.createUser(
-          { email, ...splitName(identity.name), avatarUrl: identity.avatarUrl },
-          { transaction, onlyIf: allowRegistration.value ? undefined : 'first-user' },
-        );
-        await newLink(created.id, identity, transaction);
-        return created.id;
-      });
+      created = await users.createUser(
+        { email, ...splitName(identity.name), avatarUrl: identity.avatarUrl },
+        {
+          onlyIf: allowRegistration.value ? undefined : 'first-user',
+          // The user and their link are one transaction: no account without its link, no link without its account.
+          afterInsert: async (user, transaction) => void (await newLink(user.id, identity, transaction)),
+        },
+      );
     } catch (err) {
       if (err instanceof AppError && err.status === 403) return { ok: false, reason: 'registration_disabled', user: null };
       throw err;
     }
-    const created = (await userById(createdId)) as User;
-    await recordLinked(created, identity, 'new_account', context);
-    return { ok: true, user: created, created: true, linked: true };
+    const user = (await userById(created.id)) as User;
+    await recordLinked(user, identity, 'new_account', context);
+    return { ok: true, user, created: true, linked: true };
   }
 
   async function decide(identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
