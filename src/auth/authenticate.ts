@@ -36,5 +36,3 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
     };
   };
 }
-
-export type Authenticate = ReturnType<typeof createAuthenticate>;
