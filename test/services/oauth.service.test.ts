@@ -11,7 +11,7 @@ import { createActivityService } from '../../src/services/activity.service';
 import { createPluginRegistry } from '../../src/plugins/plugin-registry';
 import { createPasswordService } from '../../src/auth/password.service';
 import { createProfileService } from '../../src/profiles/profile.service';
-import { EMPTY_PROFILE_DEFINITION } from '../../src/profiles/profile-definition';
+import { EMPTY_PROFILE_DEFINITION } from '../../src/profiles/profile-types';
 import { AppError } from '../../src/http/app-error';
 import type { TokenService } from '../../src/auth/token.service';
 
