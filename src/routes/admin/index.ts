@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Container } from '../../container';
 import { dashboardPageRoutes } from './dashboard.routes';
+import { usersPageRoutes } from './users.routes';
 
 /**
  * The server-rendered admin site (CONTRACT 6), mounted at /admin. Each file beside this one is the route
@@ -9,5 +10,6 @@ import { dashboardPageRoutes } from './dashboard.routes';
 export function adminRoutes(container: Container): Router {
   const router = Router();
   router.use(dashboardPageRoutes(container));
+  router.use(usersPageRoutes(container));
   return router;
 }
