@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Container } from '../../container';
 import { dashboardPageRoutes } from './dashboard.routes';
 import { usersPageRoutes } from './users.routes';
+import { profilePageRoutes } from './profile.routes';
 
 /**
  * The server-rendered admin site (CONTRACT 6), mounted at /admin. Each file beside this one is the route
@@ -11,5 +12,6 @@ export function adminRoutes(container: Container): Router {
   const router = Router();
   router.use(dashboardPageRoutes(container));
   router.use(usersPageRoutes(container));
+  router.use(profilePageRoutes(container));
   return router;
 }
