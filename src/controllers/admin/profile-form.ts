@@ -14,6 +14,7 @@ export interface PageField {
   minlength?: number;
   maxlength?: number;
   options?: { value: string; label: string }[];
+  rows?: number;
   hint?: string;
 }
 

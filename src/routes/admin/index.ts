@@ -3,6 +3,7 @@ import type { Container } from '../../container';
 import { dashboardPageRoutes } from './dashboard.routes';
 import { usersPageRoutes } from './users.routes';
 import { profilePageRoutes } from './profile.routes';
+import { contentPageRoutes } from './content.routes';
 
 /**
  * The server-rendered admin site (CONTRACT 6), mounted at /admin. Each file beside this one is the route
@@ -13,5 +14,6 @@ export function adminRoutes(container: Container): Router {
   router.use(dashboardPageRoutes(container));
   router.use(usersPageRoutes(container));
   router.use(profilePageRoutes(container));
+  router.use(contentPageRoutes(container));
   return router;
 }
