@@ -4,6 +4,8 @@ import { dashboardPageRoutes } from './dashboard.routes';
 import { usersPageRoutes } from './users.routes';
 import { profilePageRoutes } from './profile.routes';
 import { contentPageRoutes } from './content.routes';
+import { collectionsPageRoutes } from './collections.routes';
+import { activityPageRoutes } from './activity.routes';
 
 /**
  * The server-rendered admin site (CONTRACT 6), mounted at /admin. Each file beside this one is the route
@@ -15,5 +17,7 @@ export function adminRoutes(container: Container): Router {
   router.use(usersPageRoutes(container));
   router.use(profilePageRoutes(container));
   router.use(contentPageRoutes(container));
+  router.use(collectionsPageRoutes(container));
+  router.use(activityPageRoutes(container));
   return router;
 }
