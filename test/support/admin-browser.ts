@@ -17,7 +17,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   // Nothing may stick out sideways on a phone: the page scrolls only down (wide tables scroll inside their box).
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   assert.ok(overflow <= 0, `${name}: ${overflow}px wider than a 375 px screen`);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-375.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
@@ -51,6 +51,6 @@ export function watchForScripts(page: Page): () => Promise<void> {
   });
   return async () => {
     assert.deepEqual(dialogs, [], 'no injected script may open a dialog');
-    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), undefined, 'no injected script may run');
+    assert.equal(await page.evaluate('window.__xss'), undefined, 'no injected script may run');
   };
 }
