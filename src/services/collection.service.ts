@@ -3,7 +3,7 @@ import { UniqueConstraintError } from 'sequelize';
 import type { Collection, Models } from '../models';
 import { AppError } from '../http/app-error';
 
-const COLLECTION_MESSAGES = {
+export const COLLECTION_MESSAGES = {
   notFound: 'Collection not found',
   duplicate: 'A collection with this name already exists',
 } as const;

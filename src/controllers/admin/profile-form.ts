@@ -1,6 +1,6 @@
 import type { ProfileService, ProfileView, BuiltInProfile } from '../../profiles/profile.service';
-import type { NormalizedProfileField } from '../../profiles/profile-definition';
-import { coerceFormValues, isPlainObject } from '../../profiles/profile-validator';
+import { isPlainObject, type NormalizedProfileField } from '../../profiles/profile-types';
+import { coerceFormValues } from '../../profiles/profile-form';
 import { PROFILE_ENDPOINTS } from '../../routes/profile.schemas';
 import { fieldErrors } from '../../http/validate';
 
