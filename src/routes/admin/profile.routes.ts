@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import type { Container } from '../../container';
+import { createProfilePageController } from '../../controllers/admin/profile.controller';
+
+/** `/admin/profile`: every signed-in user's own page (a viewer's only admin page). */
+export function profilePageRoutes(container: Container): Router {
+  const { page } = container.adminPages;
+  const profile = createProfilePageController(container);
+  const router = Router();
+  const signedIn = page(null);
+
+  router.get('/profile', ...signedIn, profile.show);
+  router.post('/profile', ...signedIn, profile.update);
+  router.post('/profile/password', ...signedIn, profile.changePassword);
+  return router;
+}
