@@ -82,7 +82,6 @@ interface BuildOptions {
   callbackURL: string;
   scope: string[];
   pkce: true;
-  state: true;
   store: StateStore;
   settings: OAuthProviderSettings;
 }
@@ -183,7 +182,6 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
         callbackURL: callbackUrl(resolved.name),
         scope: definition.scope,
         pkce: true,
-        state: true,
         store: states as unknown as StateStore,
         settings: resolved.settings,
       },

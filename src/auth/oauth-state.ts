@@ -36,6 +36,14 @@ export interface FlowIntent {
 type StoreCallback = (err: Error | null, state?: string) => void;
 type VerifyCallback = (err: Error | null, ok: string | false, info?: OAuthStateRecord | { message: string; reason: StateFailureReason }) => void;
 
+function parseRecord(raw: string): OAuthStateRecord | null {
+  try {
+    return JSON.parse(raw) as OAuthStateRecord;
+  } catch {
+    return null;
+  }
+}
+
 function sha256(value: string): Buffer {
   return crypto.createHash('sha256').update(value).digest();
 }
@@ -86,9 +94,8 @@ export class OAuthStateStore {
     if (typeof state !== 'string' || state === '' || state.length > 128) return refuse('state_missing');
     // Taken (read and deleted in one step) before anything else: of two uses of one state, one finds nothing.
     this.kv.take(KEY_PREFIX + state).then((raw) => {
-      if (raw === null) return refuse('state_invalid');
-      const record = JSON.parse(raw) as OAuthStateRecord;
-      if (record.provider !== this.provider) return refuse('state_invalid');
+      const record = raw === null ? null : parseRecord(raw);
+      if (!record || record.provider !== this.provider) return refuse('state_invalid');
       const cookie = (req.cookies as Record<string, unknown> | undefined)?.[OAUTH_BINDING_COOKIE];
       const expected = Buffer.from(record.binding, 'base64url');
       if (typeof cookie !== 'string' || !crypto.timingSafeEqual(sha256(cookie), expected)) return refuse('state_other_browser');

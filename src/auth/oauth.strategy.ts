@@ -61,6 +61,8 @@ export class OAuthCallbackStrategy extends Strategy {
     const refuse = (reason: CallbackFailureReason, message: string, linking = false, user: { id: string; email: string } | null = null) =>
       this.refuse(provider, reason, message, linking, user);
 
+    // Four parameters: passport-oauth2 picks the (accessToken, refreshToken, profile, done) form by arity. The
+    // tokens are used for nothing else and never kept; `done` is not called: this strategy answers itself.
     const verify = (states: OAuthStateStore) => (_access: string, _refresh: string, profile: ProviderProfile, _done: VerifyCallback) => {
       const record = states.record;
       if (!record) return refuse('state_invalid', OAUTH_CALLBACK_MESSAGES.state);
@@ -89,6 +91,7 @@ export class OAuthCallbackStrategy extends Strategy {
 
     this.deps.providers.strategyFor(provider, res, {}, verify).then(
       ({ strategy, states }) => {
+        // The inner strategy only reports failures: success is decided by the verify function above.
         strategy.success = () => undefined;
         strategy.redirect = () => refuse('missing_code', OAUTH_CALLBACK_MESSAGES.provider(label));
         strategy.fail = (challenge?: unknown) => {
