@@ -113,6 +113,19 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
     });
 
+    it('when the user cancels at the provider during linking, then the browser goes back to /admin/profile with the reason', async () => {
+      const user = await makeUser();
+      const link = await request(ctx().app).post('/auth/oauth/link').set('Authorization', `Bearer ${await tokenFor(user)}`).send({ provider: 'google' });
+      const state = new URL(link.body.redirectUrl).searchParams.get('state');
+
+      const res = await request(ctx().app).get(`/auth/oauth/google/callback?error=access_denied&state=${state}`).set('Cookie', bindingCookie(link));
+
+      assert.equal(res.status, 302);
+      assert.ok(res.headers.location.startsWith('/admin/profile?error='));
+      assert.match(query(res.headers.location, 'error') ?? '', /cancelled or failed/);
+      assert.equal(res.headers['set-cookie'], undefined);
+    });
+
     it('when the user was deactivated meanwhile, then the link is refused', async () => {
       const user = await makeUser();
       stand.as('github', githubPerson());
