@@ -279,6 +279,16 @@ describe('Magic-link sign-in (POST /auth/sign-in/magic-link, GET /auth/magic-lin
     });
   });
 
+  it('when the OpenAPI document is fetched, then both routes are described with the schemas they validate with, and guarded routes list auth_session', async () => {
+    const doc = (await request(app).get('/api/openapi.json')).body;
+    const ask = doc.paths['/auth/sign-in/magic-link'].post;
+    assert.deepEqual(Object.keys(ask.requestBody.content['application/json'].schema.properties).sort(), ['callbackURL', 'email']);
+    assert.ok(ask.responses['503'] && ask.responses['429'] && ask.responses['400']);
+    const verify = doc.paths['/auth/magic-link/verify'].get;
+    assert.deepEqual(verify.parameters.map((p: { name: string }) => p.name).sort(), ['callbackURL', 'token']);
+    assert.equal(doc.components.securitySchemes.sessionAuth.name, 'auth_session');
+  });
+
   describe('the server session', () => {
     it('when only auth_session is sent, then GET /auth/me answers the user and the permission guards judge its role', async () => {
       const admin = await createTestUser('admin', { firstName: 'Ada' });
