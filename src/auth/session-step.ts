@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { AuthUser } from './auth-user';
-import type { SignInInfo } from './sign-in-result';
+import { signInRefused, type SignInInfo } from './sign-in-result';
 import type { AuthCookies } from './cookies';
 import type { IssuedToken, TokenService } from './token.service';
 import type { ProfileService } from '../profiles/profile.service';
@@ -42,6 +42,13 @@ export function createSessionStep(deps: {
       const user = req.user as AuthUser;
       const info = (req.authInfo ?? {}) as Partial<SignInInfo>;
       const issued = await tokens.issue(user);
+      // Last of the steps that can fail on the database: a one-time credential is spent only for a sign-in
+      // that then completes (the activity row below never fails the request).
+      const refused = info.spend ? await info.spend() : null;
+      if (refused) {
+        if (refused.audit) await activity.record(refused.audit, requestContext(req));
+        throw signInRefused(refused);
+      }
       // Before any cookie is set: a method whose extension fails signs nobody in.
       if (options.extend) await options.extend(req, issued);
       cookies.set(res, issued, options.sameSite);
