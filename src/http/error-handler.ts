@@ -6,6 +6,7 @@ import { isBrowserRequest } from './negotiation';
 interface BodyParserError {
   type?: string;
   status?: number;
+  expose?: boolean;
 }
 
 /** Translates errors thrown by body parsing and the database into AppErrors; anything else stays unknown. */
@@ -22,6 +23,13 @@ function toAppError(err: unknown): AppError | undefined {
       return new AppError(415, 'Unsupported request body encoding');
     case 'parameters.too.many':
       return new AppError(413, 'Too many form fields');
+  }
+  // The router could not percent-decode a path parameter (`/api/users/%E0%A4%A`): the client's mistake.
+  if (err instanceof URIError && parserError.status === 400) return AppError.badRequest('Malformed URL encoding');
+  // Any other client error of the body reader (a gzip/deflate/br body that does not inflate, a length
+  // that does not match, an aborted upload) is a 400 with a fixed message; the library's text stays internal.
+  if (parserError?.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return new AppError(parserError.status, parserError.status === 400 ? 'Request body could not be read' : 'Request body refused');
   }
   if (isDatabaseUnavailable(err)) return AppError.serviceUnavailable();
   return undefined;
