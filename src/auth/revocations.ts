@@ -41,6 +41,8 @@ const now = () => Math.floor(Date.now() / 1000);
 export function createRevocations(deps: { models: Models; store: KeyValueStore; logger: Logger }) {
   const { models, store, logger } = deps;
   const log = logger.child({ component: 'revocations' });
+  /** This process's lock value: a lock it took while Redis was frozen may land after the answer timed out. */
+  const owner = crypto.randomUUID();
   let loading: Promise<string | null> | null = null;
   let unmirrored = false;
   let repairTimer: NodeJS.Timeout | null = null;
@@ -58,7 +60,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
 
   /** Copies every live revocation from the database into the store, then marks the copy complete. */
   async function load(): Promise<string | null> {
-    if (!(await store.setIfAbsent(LOADING_KEY, '1', LOAD_LOCK_SECONDS))) return null;
+    if (!(await store.setIfAbsent(LOADING_KEY, owner, LOAD_LOCK_SECONDS)) && (await store.get(LOADING_KEY)) !== owner) return null;
     const repairing = unmirrored;
     unmirrored = false;
     try {
@@ -87,7 +89,8 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
       unmirrored ||= repairing;
       throw err;
     } finally {
-      await store.delete(LOADING_KEY).catch(() => undefined);
+      // Only a lock still ours: a load that overran the lock must not free another process's lock.
+      if ((await store.get(LOADING_KEY).catch(() => null)) === owner) await store.delete(LOADING_KEY).catch(() => undefined);
     }
   }
 
