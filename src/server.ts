@@ -8,7 +8,7 @@ import { defineModels } from './models';
 import { createStore } from './store';
 import { createApp } from './app';
 import { loadProfileDefinition } from './config/auth-config';
-import type { NormalizedProfileDefinition } from './profiles/profile-definition';
+import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
 
 function readConfig(): { config: Config; profileDefinition: NormalizedProfileDefinition } {

@@ -10,7 +10,7 @@ import { toAuthUser, type AccessClaims, type AuthUser } from './auth-user';
 import { createRevocations } from './revocations';
 
 const ALGORITHM = 'HS256' as const;
-export const VERIFICATION_CACHE_SECONDS = 300;
+const VERIFICATION_CACHE_SECONDS = 300;
 
 interface CacheEntry {
   user: AuthUser;
