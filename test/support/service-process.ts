@@ -110,19 +110,29 @@ export async function startService(env: Record<string, string | undefined> = {},
  * 0 where it cannot be read). 0 means the service has accepted every connection made so far.
  */
 export function acceptQueueLength(port: number): number {
+  const row = listenerRow(port);
+  return row ? parseInt(row[4].split(':')[1], 16) : 0;
+}
+
+/** Whether a loopback listener on the port exists ('unknown' where /proc/net/tcp cannot be read). */
+export function listenerState(port: number): 'listening' | 'closed' | 'unknown' {
+  if (!fs.existsSync('/proc/net/tcp')) return 'unknown';
+  return listenerRow(port) ? 'listening' : 'closed';
+}
+
+/** The LISTEN row (fields: sl, local_address, rem_address, st, tx_queue:rx_queue, …) of a port. */
+function listenerRow(port: number): string[] | undefined {
   let table: string;
   try {
     table = fs.readFileSync('/proc/net/tcp', 'utf8');
   } catch {
-    return 0;
+    return undefined;
   }
   const localPort = port.toString(16).toUpperCase().padStart(4, '0');
   for (const row of table.split('\n').slice(1)) {
     const fields = row.trim().split(/\s+/);
-    // local_address rem_address st tx_queue:rx_queue; state 0A is LISTEN, whose rx_queue is the accept backlog.
-    if (fields.length > 4 && fields[1].endsWith(`:${localPort}`) && fields[3] === '0A') {
-      return parseInt(fields[4].split(':')[1], 16);
-    }
+    // State 0A is LISTEN; its rx_queue is the accept backlog.
+    if (fields.length > 4 && fields[1].endsWith(`:${localPort}`) && fields[3] === '0A') return fields;
   }
-  return 0;
+  return undefined;
 }
