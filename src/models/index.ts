@@ -7,6 +7,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import { jsonColumn } from './json-column';
+import { defineRevokedToken, RevokedToken } from './revoked-token';
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -141,6 +142,7 @@ export interface Models {
   ActivityLog: typeof ActivityLog;
   Collection: typeof Collection;
   Content: typeof Content;
+  RevokedToken: typeof RevokedToken;
 }
 
 const id = { type: DataTypes.STRING(36), primaryKey: true, allowNull: false };
@@ -345,5 +347,6 @@ export function defineModels(sequelize: Sequelize): Models {
     ActivityLog: ActivityLogM,
     Collection: CollectionM,
     Content: ContentM,
+    RevokedToken: defineRevokedToken(sequelize),
   };
 }
