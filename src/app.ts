@@ -18,6 +18,7 @@ import { contentRoutes } from './routes/content.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { adminRoutes } from './routes/admin';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -54,6 +55,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', activityRoutes(container));
   app.use('/api', pluginsRoutes(container));
   app.use('/api', settingsRoutes(container));
+  app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));
 

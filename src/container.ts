@@ -8,6 +8,7 @@ import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
 import { createPassport, STRATEGY } from './auth/passport';
 import { createGuards } from './middleware/guards';
+import { createAdminPages } from './middleware/admin-pages';
 import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
@@ -72,10 +73,11 @@ export function createContainer(deps: AppDependencies) {
   const guards = createGuards(passport, [STRATEGY.jwt]);
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
+  const adminPages = createAdminPages({ guards });
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession,
+    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

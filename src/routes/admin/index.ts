@@ -1,0 +1,13 @@
+import { Router } from 'express';
+import type { Container } from '../../container';
+import { dashboardPageRoutes } from './dashboard.routes';
+
+/**
+ * The server-rendered admin site (CONTRACT 6), mounted at /admin. Each file beside this one is the route
+ * table of one area; every page line starts with `...page('<permission>')` (src/middleware/admin-pages.ts).
+ */
+export function adminRoutes(container: Container): Router {
+  const router = Router();
+  router.use(dashboardPageRoutes(container));
+  return router;
+}
