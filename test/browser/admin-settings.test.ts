@@ -35,6 +35,14 @@ describe('admin settings and plugin pages in a real browser', function () {
     await Promise.all([target.waitForNavigation(), target.getByRole('button', { name: button }).click()]);
   }
 
+  /** Polls a condition of the page (a person waiting for the screen to change), up to 10 s. */
+  async function waitUntil(what: string, condition: () => Promise<boolean>): Promise<void> {
+    for (const started = Date.now(); !(await condition()); await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if (Date.now() - started > 10_000) assert.fail(`timed out waiting until ${what}`);
+    }
+  }
+
+  const previewSource = async () => (await page.locator('#otp-preview').getAttribute('srcdoc')) ?? '';
   const previewText = () => page.frameLocator('#otp-preview').locator('body').innerText();
 
   before(async () => {
@@ -66,16 +74,18 @@ describe('admin settings and plugin pages in a real browser', function () {
     await page.getByLabel('Code expiration (minutes)').fill('15');
     await page.getByLabel('Login URL').fill('https://example.test/sign-in');
     await page.getByLabel('Login button text').fill('Open the app');
-    await page.waitForFunction(() => {
-      const frame = document.getElementById('otp-preview') as HTMLIFrameElement;
-      return frame.srcdoc.includes('12345678') && frame.srcdoc.includes('Open the app') && frame.srcdoc.includes('15 minutes');
+    await waitUntil('the preview shows the edits', async () => {
+      const html = await previewSource();
+      return html.includes('12345678') && html.includes('Open the app') && html.includes('15 minutes');
     });
     assert.match(await previewText(), /12345678/);
     assert.match(await previewText(), /Open the app/);
     assert.equal((await ctx().models.Plugin.findByPk('otp-login')) ?? null, null, 'nothing is saved while editing');
 
     await page.getByLabel('Code length (digits)').fill('9');
-    await page.waitForFunction(() => /Code length \(digits\) must be at most 8/.test(document.getElementById('otp-preview-status')?.textContent ?? ''));
+    await waitUntil('the preview names the refused value', async () =>
+      /Code length \(digits\) must be at most 8/.test(await page.locator('#otp-preview-status').innerText()),
+    );
     await page.getByLabel('Code length (digits)').fill('8');
     await page.getByLabel('Active').check();
     await submit(page, 'Save');
@@ -98,7 +108,7 @@ describe('admin settings and plugin pages in a real browser', function () {
     });
     const hostile = '"><img src=x onerror=alert(1)><script>alert(2)</script>';
     await page.getByLabel('Login button text').fill(hostile);
-    await page.waitForFunction(() => (document.getElementById('otp-preview') as HTMLIFrameElement).srcdoc.includes('onerror=alert(1)'));
+    await waitUntil('the preview shows the typed text', async () => (await previewSource()).includes('onerror=alert(1)'));
     assert.ok((await previewText()).includes(hostile), 'the text is shown as typed');
     assert.equal(await page.frameLocator('#otp-preview').locator('img[src=x], script').count(), 0);
     assert.deepEqual(dialogs, []);
@@ -141,7 +151,7 @@ describe('admin settings and plugin pages in a real browser', function () {
         // Chromium paints a frame below the fold only once it has been in view.
         if (name === 'plugin-otp-login') await page.locator('#otp-preview').scrollIntoViewIfNeeded();
         assert.equal(await page.locator('h1').count(), 1, `${pathname}: one h1`);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
         assert.ok(overflow <= 0, `${pathname} at ${viewport}: ${overflow}px wider than the screen`);
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, `admin-${name}-${viewport}.png`), fullPage: true });
       }
