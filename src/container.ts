@@ -27,7 +27,7 @@ import { createCollectionService } from './services/collection.service';
 import { createContentService } from './services/content.service';
 import { ApiDocs } from './http/api-router';
 import { createProfileService } from './profiles/profile.service';
-import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-definition';
+import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
 
 /** What the app is built from: opened connections and validated configuration (see server.ts). */
 export interface AppDependencies {

@@ -7,7 +7,7 @@ import { defineModels } from './models';
 import { createStore } from './store';
 import { createApp } from './app';
 import { loadProfileDefinition } from './config/auth-config';
-import type { NormalizedProfileDefinition } from './profiles/profile-definition';
+import type { NormalizedProfileDefinition } from './profiles/profile-types';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

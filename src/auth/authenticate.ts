@@ -32,5 +32,3 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
     };
   };
 }
-
-export type Authenticate = ReturnType<typeof createAuthenticate>;

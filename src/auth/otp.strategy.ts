@@ -5,7 +5,7 @@ import { OTP_MESSAGES } from '../services/otp.service';
 import type { SignInFailure, SignInInfo } from './sign-in-result';
 
 /** The validated body of POST /auth/otp/verify. */
-export interface OtpVerifyBody {
+interface OtpVerifyBody {
   email: string;
   code: string;
 }

@@ -9,7 +9,7 @@ import type { SettingsService } from '../services/settings.service';
 import { toAuthUser, type AccessClaims, type AuthUser } from './auth-user';
 
 const ALGORITHM = 'HS256' as const;
-export const VERIFICATION_CACHE_SECONDS = 300;
+const VERIFICATION_CACHE_SECONDS = 300;
 
 interface CacheEntry {
   user: AuthUser;

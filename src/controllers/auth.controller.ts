@@ -5,7 +5,7 @@ import { safeRedirect } from '../http/safe-redirect';
 import { formErrors, notice, renderForm, wantsPage, type FormRedraw } from '../http/pages';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
 import { extractToken } from '../auth/credentials';
-import { coerceFormValues } from '../profiles/profile-validator';
+import { coerceFormValues } from '../profiles/profile-form';
 import type { RegisterBody, SeedAdminBody } from '../routes/auth.schemas';
 
 const TITLES = { login: 'Sign in', register: 'Create an account' } as const;

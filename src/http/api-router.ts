@@ -6,7 +6,7 @@ import { validate } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export interface ResponseDoc {
+interface ResponseDoc {
   description: string;
   schema?: ZodType;
 }
@@ -112,5 +112,3 @@ export function createApiRouter(docs: ApiDocs, mountPath: string) {
     delete: define('delete'),
   };
 }
-
-export type ApiRouter = ReturnType<typeof createApiRouter>;

@@ -28,7 +28,7 @@ function toAppError(err: unknown): AppError | undefined {
 }
 
 /** Connection-level failures mean the database is unreachable, which is the client's 503, not a 500. */
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
   if (!(err instanceof SequelizeError)) return false;
   const code = (err as { parent?: { code?: string } }).parent?.code;

@@ -74,7 +74,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * instance shares them. When the shared store fails or is slow, this request is counted by an in-process
  * MemoryStore instead: requests are never blocked by the outage, and limiting degrades to per-instance.
  */
-export class SharedRateLimitStore implements Store {
+class SharedRateLimitStore implements Store {
   readonly prefix: string;
   readonly localKeys: boolean;
   private readonly fallback = new FallbackMemoryStore();

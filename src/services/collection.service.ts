@@ -3,7 +3,7 @@ import { UniqueConstraintError } from 'sequelize';
 import type { Collection, Models } from '../models';
 import { AppError } from '../http/app-error';
 
-export const COLLECTION_MESSAGES = {
+const COLLECTION_MESSAGES = {
   notFound: 'Collection not found',
   duplicate: 'A collection with this name already exists',
 } as const;
@@ -65,5 +65,3 @@ export function createCollectionService({ models }: { models: Models }) {
 
   return { list, create, update, remove };
 }
-
-export type CollectionService = ReturnType<typeof createCollectionService>;

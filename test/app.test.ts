@@ -3,16 +3,16 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import request from 'supertest';
 import pino from 'pino';
-import { ctx, buildApp } from '../support/context';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/config';
-import { createSequelize } from '../../src/db/sequelize';
-import { defineModels } from '../../src/models';
-import { MemoryStore } from '../../src/store/memory-store';
-import { errorHandler } from '../../src/http/error-handler';
-import { bodyParsing } from '../../src/http/body-parsing';
-import { createLogger } from '../../src/logger';
-import { requestLogger } from '../../src/http/request-logger';
+import { ctx, buildApp } from './support/context';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config/config';
+import { createSequelize } from '../src/db/sequelize';
+import { defineModels } from '../src/models';
+import { MemoryStore } from '../src/store/memory-store';
+import { errorHandler } from '../src/http/error-handler';
+import { bodyParsing } from '../src/http/body-parsing';
+import { createLogger } from '../src/logger';
+import { requestLogger } from '../src/http/request-logger';
 
 describe('HTTP shell', () => {
   describe('security headers', () => {
@@ -70,7 +70,7 @@ describe('HTTP shell', () => {
 
     it('when a handler throws unexpectedly, then 500 without internals', async () => {
       const app = express();
-      app.set('views', `${__dirname}/../../views`);
+      app.set('views', `${__dirname}/../views`);
       app.set('view engine', 'ejs');
       app.get('/boom', () => {
         throw new Error('SELECT * FROM users -- secret internals');
