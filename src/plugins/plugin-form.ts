@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { checkboxValue, numberValue } from '../http/form-values';
+import { coerceBoolean, coerceNumber } from '../http/form-values';
 import type { PluginDefinition, SecretField } from './plugin-definition';
 
 /**
@@ -77,10 +77,10 @@ export function settingsFromForm(definition: PluginDefinition, body: Record<stri
   for (const control of settingControls(definition)) {
     const raw = Object.hasOwn(body, control.name) ? body[control.name] : undefined;
     let value: unknown;
-    if (control.kind === 'boolean') value = checkboxValue(raw);
+    if (control.kind === 'boolean') value = coerceBoolean(raw);
     else if (typeof raw !== 'string') value = raw; // absent: unchanged; a repeated key: refused by the schema
     else if (raw.trim() === '') value = control.secret === 'value' ? undefined : null;
-    else if (control.kind === 'number') value = numberValue(raw);
+    else if (control.kind === 'number') value = coerceNumber(raw);
     else value = raw.trim();
     if (value !== undefined) setPath(patch, control.name.split('.'), value);
   }

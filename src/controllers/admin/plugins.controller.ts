@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
 import { adminAudit } from '../../http/request-context';
-import { checkboxValue } from '../../http/form-values';
+import { coerceBoolean } from '../../http/form-values';
 import type { FormRedraw } from '../../http/pages';
 import { PLUGIN_NAMES, SECRET_MASK, type PluginName } from '../../plugins';
 import { OAUTH_PROVIDERS } from '../../plugins/oauth-providers.plugin';
@@ -10,7 +10,7 @@ import { settingAt, settingControls, settingsFromForm } from '../../plugins/plug
 import { otpPreview } from './otp-preview';
 
 /** What each plugin page is called (its title and the list's name for it). */
-export const PLUGIN_TITLES: Record<PluginName, string> = {
+const PLUGIN_TITLES: Record<PluginName, string> = {
   email: 'Email',
   'otp-login': 'OTP login',
   'oauth-providers': 'OAuth providers',
@@ -108,7 +108,7 @@ export function createPluginsPages(container: Container) {
     const name = pluginName(req);
     const body = req.body as Values;
     const definition = plugins.definitionOf(name);
-    await plugins.update(name, { active: checkboxValue(body.active) === true, settings: settingsFromForm(definition, body) }, adminAudit(req));
+    await plugins.update(name, { active: coerceBoolean(body.active) === true, settings: settingsFromForm(definition, body) }, adminAudit(req));
     res.redirect(303, `/admin/plugins/${name}?message=${encodeURIComponent(MESSAGES.saved(PLUGIN_TITLES[name]))}`);
   };
 
@@ -117,11 +117,11 @@ export function createPluginsPages(container: Container) {
     const name = pluginName(req);
     const body = req.body as Values;
     const saved = await savedState(name);
-    const values: Values = { active: checkboxValue(body.active) === true };
+    const values: Values = { active: coerceBoolean(body.active) === true };
     const errors = { ...failure.errors };
     for (const control of settingControls(plugins.definitionOf(name))) {
       const raw = body[control.name];
-      if (control.kind === 'boolean') values[control.name] = checkboxValue(raw) === true;
+      if (control.kind === 'boolean') values[control.name] = coerceBoolean(raw) === true;
       else if (control.secret === 'value') {
         values[control.name] = '';
         if (typeof raw === 'string' && raw.trim() !== '') errors[control.name] ??= MESSAGES.retypeSecret;

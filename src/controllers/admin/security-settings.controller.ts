@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { RequestHandler } from 'express';
 import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
-import { checkboxValue, numberValue } from '../../http/form-values';
+import { coerceBoolean, coerceNumber } from '../../http/form-values';
 import { keptValues, type FormRedraw } from '../../http/pages';
 import { parseOrThrow } from '../../http/validate';
 import { securitySettingsUpdate } from '../../routes/settings.schemas';
@@ -35,8 +35,8 @@ function changesFrom(body: Record<string, unknown>, current: SecuritySettings): 
   const posted: Record<SettingName, unknown> = {
     jwtExpiresIn: typeof body.jwtExpiresIn === 'string' ? body.jwtExpiresIn.trim() : body.jwtExpiresIn,
     // Blank is not "unchanged" but a refused value, so the schema names the field.
-    jwtRefreshGraceSeconds: numberValue(body.jwtRefreshGraceSeconds) ?? '',
-    allowRegistration: checkboxValue(body.allowRegistration),
+    jwtRefreshGraceSeconds: coerceNumber(body.jwtRefreshGraceSeconds) ?? '',
+    allowRegistration: coerceBoolean(body.allowRegistration),
   };
   return Object.fromEntries(
     (Object.keys(posted) as SettingName[])
@@ -74,7 +74,7 @@ export function createSecuritySettingsPage({ settings }: Container) {
 
   const redraw: FormRedraw = (req, res, failure) => {
     const body = keptValues(req.body);
-    const values = { ...body, allowRegistration: checkboxValue(body.allowRegistration) === true };
+    const values = { ...body, allowRegistration: coerceBoolean(body.allowRegistration) === true };
     const refused = Object.keys(failure.errors).length > 0;
     return draw(res, failure.status, { values, errors: failure.errors, error: refused ? MESSAGES.refused : failure.error });
   };
