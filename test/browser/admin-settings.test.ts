@@ -158,4 +158,23 @@ describe('admin settings and plugin pages in a real browser', function () {
     }
     await page.setViewportSize(VIEWPORTS.desktop);
   });
+
+  it('when the token lifetime is set in the environment, then the page shows it read-only with the variable named', async () => {
+    const pinned = await serve(buildApp({ env: { JWT_EXPIRES_IN: '12h' } }));
+    try {
+      // Cookies belong to the host, not the port: the browser is signed in here too.
+      for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+        await page.setViewportSize(size);
+        await page.goto(`${pinned.url}/admin/settings/security`);
+        const lifetime = page.getByLabel('Token lifetime');
+        assert.equal(await lifetime.inputValue(), '12h');
+        assert.equal(await lifetime.isEditable(), false);
+        assert.match(await page.locator('#field-jwtExpiresIn-source').innerText(), /JWT_EXPIRES_IN/);
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `admin-settings-security-env-${viewport}.png`), fullPage: true });
+      }
+    } finally {
+      await page.setViewportSize(VIEWPORTS.desktop);
+      await pinned.close();
+    }
+  });
 });
