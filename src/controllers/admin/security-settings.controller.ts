@@ -1,5 +1,4 @@
-import type { Response } from 'express';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
 import { coerceBoolean, coerceNumber } from '../../http/form-values';
