@@ -4,13 +4,15 @@ import { createProfilePageController } from '../../controllers/admin/profile.con
 
 /** `/admin/profile`: every signed-in user's own page (a viewer's only admin page). */
 export function profilePageRoutes(container: Container): Router {
-  const { page } = container.adminPages;
+  const { adminPages, limits } = container;
+  const { page } = adminPages;
   const profile = createProfilePageController(container);
   const router = Router();
   const signedIn = page(null);
 
   router.get('/profile', ...signedIn, profile.show);
   router.post('/profile', ...signedIn, profile.update);
-  router.post('/profile/password', ...signedIn, profile.changePassword);
+  // A current-password check is a password guess: it counts against the sign-in limit.
+  router.post('/profile/password', ...signedIn, limits.login, profile.changePassword);
   return router;
 }

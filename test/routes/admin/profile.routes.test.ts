@@ -101,6 +101,15 @@ describe('admin profile page', () => {
       assert.equal(login.status, 200);
     });
 
+    it('when the current password is guessed over and over, then the sign-in rate limit stops it', async () => {
+      const session = await sessionFor(await makeUser({ role: 'viewer' }));
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        statuses.push((await post(app, session, '/admin/profile/password', { currentPassword: `guess ${attempt}`, newPassword: 'a brand new password' })).status);
+      }
+      assert.deepEqual(statuses, [400, 400, 400, 400, 400, 429]);
+    });
+
     it('when changed, then every other token ends, this browser stays signed in, and the new password signs in', async () => {
       const user = await makeUser({ role: 'editor' });
       const session = await sessionFor(user);
