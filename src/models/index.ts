@@ -57,6 +57,8 @@ export class AuthVerification extends Model<InferAttributes<AuthVerification>, I
   declare id: string;
   declare identifier: string;
   declare value: string;
+  /** The user's token epoch when the link was issued (0 for an email without an account). */
+  declare userEpoch: CreationOptional<number>;
   declare expiresAt: Date;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -234,6 +236,7 @@ export function defineModels(sequelize: Sequelize): Models {
       id,
       identifier: { type: DataTypes.STRING(255), allowNull: false },
       value: { type: DataTypes.STRING(128), allowNull: false, unique: true },
+      userEpoch: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       expiresAt: { type: DataTypes.DATE, allowNull: false },
       ...timestamps,
     },
