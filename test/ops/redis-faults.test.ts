@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { startService, type ServiceProcess } from '../support/service-process';
-import { call, randomIp, redisServerInstalled, scratchDatabase, startRedis, type PrivateRedis, type ScratchDatabase } from '../support/processes';
+import { call, randomIp, scratchDatabase, startControlledRedis, type ControlledRedis, type ScratchDatabase } from '../support/processes';
+import { redisServerAvailable } from '../support/redis-server';
 import { uniqueEmail } from '../support/context';
 
 const PASSWORD = 'fault-password-123';
@@ -21,7 +22,7 @@ interface LoadReport {
 
 describe('Redis faults: a private redis-server killed and restarted, frozen and resumed, under load', function () {
   this.timeout(240_000);
-  let redis: PrivateRedis | undefined;
+  let redis: ControlledRedis | undefined;
   let db: ScratchDatabase | undefined;
   let service: ServiceProcess | undefined;
   let base = '';
@@ -33,8 +34,8 @@ describe('Redis faults: a private redis-server killed and restarted, frozen and 
   let userId = '';
 
   before(async function () {
-    if (!redisServerInstalled()) this.skip();
-    redis = await startRedis();
+    if (!redisServerAvailable()) this.skip();
+    redis = await startControlledRedis();
     db = await scratchDatabase('faults');
     service = await startService({ DATABASE_URL: db.url, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' }, 60_000);
     base = service.baseUrl;
