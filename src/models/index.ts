@@ -50,17 +50,13 @@ export class AuthVerification extends Model<InferAttributes<AuthVerification>, I
   declare id: string;
   declare identifier: string;
   declare value: string;
-  /** The user's token epoch when the link was issued (0 for an email without an account). */
-  declare userEpoch: CreationOptional<number>;
+  declare userEpoch: CreationOptional<number>; // the user's token epoch at issue (0: no account yet)
   declare expiresAt: Date;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
 
-export class PasswordResetToken extends Model<
-  InferAttributes<PasswordResetToken>,
-  InferCreationAttributes<PasswordResetToken>
-> {
+export class PasswordResetToken extends Model<InferAttributes<PasswordResetToken>, InferCreationAttributes<PasswordResetToken>> {
   declare id: string;
   declare userId: string;
   declare tokenHash: string;
