@@ -6,6 +6,8 @@ import { profilePageRoutes } from './profile.routes';
 import { contentPageRoutes } from './content.routes';
 import { collectionsPageRoutes } from './collections.routes';
 import { activityPageRoutes } from './activity.routes';
+import { settingsPageRoutes } from './settings.routes';
+import { pluginsPageRoutes } from './plugins.routes';
 
 /**
  * The server-rendered admin site (CONTRACT 6), mounted at /admin. Each file beside this one is the route
@@ -19,5 +21,7 @@ export function adminRoutes(container: Container): Router {
   router.use(contentPageRoutes(container));
   router.use(collectionsPageRoutes(container));
   router.use(activityPageRoutes(container));
+  router.use(settingsPageRoutes(container));
+  router.use(pluginsPageRoutes(container));
   return router;
 }
