@@ -57,9 +57,14 @@ export function formErrors(redraws: Record<string, FormRedraw>): ErrorRequestHan
     if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'POST' || !wantsPage(req)) return next(err);
     const redraw = redraws[req.path.toLowerCase().replace(/\/+$/, '')];
     if (!redraw) return next(err);
-    for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-    await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
+    await redrawRefused(err, req, res, redraw);
   };
+}
+
+/** Draws a refused post's form again: the refusal's status and headers (Retry-After), its errors and public body fields. */
+async function redrawRefused(err: AppError, req: Request, res: Response, redraw: FormRedraw): Promise<void> {
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+  await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
 }
 
 /**
@@ -73,8 +78,7 @@ export function formPost(handle: RequestHandler, redraw: FormRedraw): RequestHan
       await handle(req, res, next);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
-      for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-      await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
+      await redrawRefused(err, req, res, redraw);
     }
   };
 }
