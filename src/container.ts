@@ -13,6 +13,8 @@ import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
+import { createMagicLinkService } from './services/magic-link.service';
+import { createServerSessions } from './auth/server-session';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAuthenticate } from './auth/authenticate';
@@ -67,17 +69,20 @@ export function createContainer(deps: AppDependencies) {
   });
 
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
+  const magicLinks = createMagicLinkService({ config, models, mailer, settings, users, logger });
+  const sessions = createServerSessions({ config, store, logger });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
-  const guards = createGuards(passport, [STRATEGY.jwt]);
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp, magicLinks });
+  // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
+  const guards = createGuards(passport, [STRATEGY.jwt, STRATEGY.session]);
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
   const adminPages = createAdminPages({ guards });
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession, adminPages,
+    collections, content, auth, passwordReset, otp, magicLinks, sessions, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 
