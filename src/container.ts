@@ -25,6 +25,7 @@ import { createCsrf } from './middleware/csrf';
 import { createAuthCookies } from './auth/cookies';
 import { createPluginRegistry } from './plugins/plugin-registry';
 import { createUserAdminService } from './services/user-admin.service';
+import { createAccountService } from './services/account.service';
 import { createCollectionService } from './services/collection.service';
 import { createContentService } from './services/content.service';
 import { ApiDocs } from './http/api-router';
@@ -59,6 +60,7 @@ export function createContainer(deps: AppDependencies) {
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
   const users = createUserService({ sequelize, models, passwords, profiles });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
+  const account = createAccountService({ sequelize, models, passwords, tokens, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
@@ -81,7 +83,7 @@ export function createContainer(deps: AppDependencies) {
   const adminPages = createAdminPages({ guards });
 
   return {
-    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
+    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, passwordReset, otp, magicLinks, sessions, passport, guards, authenticate, issueSession, adminPages,
   };
 }

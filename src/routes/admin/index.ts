@@ -1,6 +1,11 @@
 import { Router } from 'express';
 import type { Container } from '../../container';
 import { dashboardPageRoutes } from './dashboard.routes';
+import { usersPageRoutes } from './users.routes';
+import { profilePageRoutes } from './profile.routes';
+import { contentPageRoutes } from './content.routes';
+import { collectionsPageRoutes } from './collections.routes';
+import { activityPageRoutes } from './activity.routes';
 import { settingsPageRoutes } from './settings.routes';
 import { pluginsPageRoutes } from './plugins.routes';
 
@@ -11,6 +16,11 @@ import { pluginsPageRoutes } from './plugins.routes';
 export function adminRoutes(container: Container): Router {
   const router = Router();
   router.use(dashboardPageRoutes(container));
+  router.use(usersPageRoutes(container));
+  router.use(profilePageRoutes(container));
+  router.use(contentPageRoutes(container));
+  router.use(collectionsPageRoutes(container));
+  router.use(activityPageRoutes(container));
   router.use(settingsPageRoutes(container));
   router.use(pluginsPageRoutes(container));
   return router;
