@@ -12,12 +12,15 @@ import { profileRoutes } from './routes/profile.routes';
 import { passwordResetRoutes } from './routes/password-reset.routes';
 import { authRoutes } from './routes/auth.routes';
 import { otpRoutes } from './routes/otp.routes';
+import { magicLinkRoutes } from './routes/magic-link.routes';
+import { oauthRoutes } from './routes/oauth.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
 import { contentRoutes } from './routes/content.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { adminRoutes } from './routes/admin';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -39,13 +42,18 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
   app.use(cookieParser());
   app.use(bodyParsing());
-  // Before every router, so each cookie-authenticated unsafe request (admin API included) is checked.
+  // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
+  app.use(container.sessions.load);
+  // After the session step (so a session-authenticated request is checked too) and before every router,
+  // so each cookie-authenticated unsafe request (admin API included) is checked.
   app.use(container.csrf.protect);
 
   app.use('/health', healthRoutes(container));
   app.use('/api/user-profiles', profileRoutes(container));
   app.use('/auth', authRoutes(container));
   app.use('/auth/otp', otpRoutes(container));
+  app.use('/auth', magicLinkRoutes(container));
+  app.use('/auth/oauth', oauthRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));
@@ -54,6 +62,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', activityRoutes(container));
   app.use('/api', pluginsRoutes(container));
   app.use('/api', settingsRoutes(container));
+  app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));
 

@@ -8,10 +8,15 @@ import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
 import { createPassport, STRATEGY } from './auth/passport';
 import { createGuards } from './middleware/guards';
+import { createAdminPages } from './middleware/admin-pages';
 import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
+import { createMagicLinkService } from './services/magic-link.service';
+import { createServerSessions } from './auth/server-session';
+import { createOAuthProviders } from './auth/oauth-providers';
+import { createOAuthService } from './services/oauth.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAccountThrottle } from './auth/account-throttle';
@@ -23,6 +28,7 @@ import { createCsrf } from './middleware/csrf';
 import { createAuthCookies } from './auth/cookies';
 import { createPluginRegistry } from './plugins/plugin-registry';
 import { createUserAdminService } from './services/user-admin.service';
+import { createAccountService } from './services/account.service';
 import { createCollectionService } from './services/collection.service';
 import { createContentService } from './services/content.service';
 import { ApiDocs } from './http/api-router';
@@ -57,6 +63,7 @@ export function createContainer(deps: AppDependencies) {
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
   const users = createUserService({ sequelize, models, passwords, profiles });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
+  const account = createAccountService({ sequelize, models, passwords, tokens, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
@@ -69,16 +76,22 @@ export function createContainer(deps: AppDependencies) {
   });
 
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
+  const magicLinks = createMagicLinkService({ config, models, mailer, settings, users, logger });
+  const sessions = createServerSessions({ config, store, logger });
+  const oauthProviders = createOAuthProviders({ config, plugins, store });
+  const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp });
-  const guards = createGuards(passport, [STRATEGY.jwt]);
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
+  // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
+  const guards = createGuards(passport, [STRATEGY.jwt, STRATEGY.session]);
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
+  const adminPages = createAdminPages({ guards });
 
   return {
-    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, accountThrottle, passwordReset, otp, passport, guards, authenticate, issueSession,
+    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
+    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, oauth, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Models, Role, User } from '../models';
 import type { KeyValueStore } from '../store';
 import type { SettingsService } from '../services/settings.service';
 import { toAuthUser, type AccessClaims, type AuthUser } from './auth-user';
+import { createRevocations } from './revocations';
 
 const ALGORITHM = 'HS256' as const;
 const VERIFICATION_CACHE_SECONDS = 300;
@@ -14,12 +15,13 @@ const VERIFICATION_CACHE_SECONDS = 300;
 interface CacheEntry {
   user: AuthUser;
   version: string | null;
+  /** The revocation set's generation when the entry was made (see revocations.ts). */
+  generation: string;
 }
 
 const keys = {
   cache: (token: string) => `vc:${crypto.createHash('sha256').update(token).digest('hex')}`,
   userVersion: (userId: string) => `uver:${userId}`,
-  revoked: (jti: string) => `revoked:${jti}`,
 };
 
 export interface IssuedToken {
@@ -45,7 +47,6 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
   return wellFormed ? (claims as AccessClaims) : null;
 }
 
-
 /**
  * Issues and verifies access tokens (HS256, pinned). Verification results are cached for five minutes
  * in the key-value store under a hash of the whole token. Each user has a version key in the store that
@@ -54,6 +55,8 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
  */
 export function createTokenService(deps: { config: Config; models: Models; store: KeyValueStore; settings: SettingsService; logger: Logger }) {
   const { models, store, settings, logger } = deps;
+  // Single-token revocations: durable in the database, mirrored in the store for the hot path.
+  const revocations = createRevocations({ models, store, logger });
   // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
   const key = crypto.createSecretKey(Buffer.from(deps.config.jwtSecret, 'utf8'));
 
@@ -90,36 +93,38 @@ export function createTokenService(deps: { config: Config; models: Models; store
 
   /**
    * Full verification of an unexpired token: signature, claims, not revoked, user existing and active,
-   * epoch current. Uses the cache when its entry is current; a store failure means the full check.
+   * epoch current. One store round trip reads the cache entry, the user's version and the revocation
+   * keys; a current entry answers. A store failure means the full check against the database.
    */
   async function verify(token: string, verifiedPayload?: unknown): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
     // passport-jwt has already checked signature and expiry with the same key when it passes the payload.
     const claims = verifiedPayload === undefined ? decode(token, false) : asAccessClaims(verifiedPayload);
     if (!claims) return null;
     const cacheKey = keys.cache(token);
-    let cached: string | null = null;
-    let version: string | null = null;
-    let revoked: string | null = null;
-    let storeWorks = true;
+    let values: Array<string | null> | null = null;
     try {
-      [cached, version, revoked] = await store.getMany([cacheKey, keys.userVersion(claims.sub), keys.revoked(claims.jti)]);
+      values = await store.getMany([cacheKey, keys.userVersion(claims.sub), ...revocations.storeKeys(claims.jti)]);
     } catch (err) {
-      storeWorks = false;
       logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
     }
-    if (revoked) return null;
-    if (cached) {
+    const [cached, version] = values ?? [null, null];
+    const known = revocations.fromStore(values && values.slice(2));
+    if (known.revoked) return null;
+    if (cached && known.generation) {
       const entry = JSON.parse(cached) as CacheEntry;
-      if (entry.version === version && entry.user.id === claims.sub) return { user: entry.user, claims };
+      if (entry.version === version && entry.generation === known.generation && entry.user.id === claims.sub) {
+        return { user: entry.user, claims };
+      }
     }
 
-    const user = await loadUser(claims.sub);
-    if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
+    const [user, revocation] = await Promise.all([loadUser(claims.sub), known.generation ? known : revocations.settle(claims.jti, values)]);
+    if (revocation.revoked || !user || !user.active || user.tokenEpoch !== claims.ep) return null;
     const authUser = toAuthUser(user);
-    if (storeWorks) {
+    // Cached only under a complete revocation set, so a later restart of the store voids the entry.
+    if (revocation.generation) {
       const ttl = Math.min(VERIFICATION_CACHE_SECONDS, claims.exp - Math.floor(Date.now() / 1000));
       if (ttl > 0) {
-        const entry: CacheEntry = { user: authUser, version };
+        const entry: CacheEntry = { user: authUser, version, generation: revocation.generation };
         await store.set(cacheKey, JSON.stringify(entry), ttl).catch(() => undefined);
       }
     }
@@ -133,27 +138,19 @@ export function createTokenService(deps: { config: Config; models: Models; store
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);
     if (now >= claims.exp + jwtRefreshGraceSeconds.seconds) return { ok: false, reason: 'invalid' };
-    if (await isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
+    if (await revocations.isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
     const user = await loadUser(claims.sub);
     if (!user || user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
     if (!user.active) return { ok: false, reason: 'inactive' };
     return { ok: true, user, claims };
   }
 
-  async function isRevoked(jti: string): Promise<boolean> {
-    try {
-      return (await store.get(keys.revoked(jti))) !== null;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Ends one token at once: it is denied until it could no longer be refreshed. */
+  /** Ends one token at once: it is denied until it could no longer be refreshed, even after a store restart. */
   async function revokeToken(token: string, claims: AccessClaims): Promise<void> {
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
-    const ttl = Math.max(1, claims.exp + jwtRefreshGraceSeconds.seconds - Math.floor(Date.now() / 1000));
-    await store.set(keys.revoked(claims.jti), '1', ttl);
-    await store.delete(keys.cache(token));
+    await revocations.revoke(claims.jti, claims.exp + jwtRefreshGraceSeconds.seconds);
+    // A cache entry left behind by a failing store is voided by the reload that follows (new generation).
+    await store.delete(keys.cache(token)).catch(() => undefined);
   }
 
   /**

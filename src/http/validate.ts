@@ -17,7 +17,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 }
 
 /** Parses a value with a schema, throwing the contract's 400 on failure. */
-function parseOrThrow<S extends ZodType>(schema: S, value: unknown): z.output<S> {
+export function parseOrThrow<S extends ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw AppError.validation(fieldErrors(result.error));
   return result.data;

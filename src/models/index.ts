@@ -1,12 +1,6 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { jsonColumn } from './json-column';
+import { defineRevokedToken, RevokedToken } from './revoked-token';
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -56,15 +50,13 @@ export class AuthVerification extends Model<InferAttributes<AuthVerification>, I
   declare id: string;
   declare identifier: string;
   declare value: string;
+  declare userEpoch: CreationOptional<number>; // the user's token epoch at issue (0: no account yet)
   declare expiresAt: Date;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
 
-export class PasswordResetToken extends Model<
-  InferAttributes<PasswordResetToken>,
-  InferCreationAttributes<PasswordResetToken>
-> {
+export class PasswordResetToken extends Model<InferAttributes<PasswordResetToken>, InferCreationAttributes<PasswordResetToken>> {
   declare id: string;
   declare userId: string;
   declare tokenHash: string;
@@ -139,6 +131,7 @@ export interface Models {
   ActivityLog: typeof ActivityLog;
   Collection: typeof Collection;
   Content: typeof Content;
+  RevokedToken: typeof RevokedToken;
 }
 
 const id = { type: DataTypes.STRING(36), primaryKey: true, allowNull: false };
@@ -232,6 +225,7 @@ export function defineModels(sequelize: Sequelize): Models {
       id,
       identifier: { type: DataTypes.STRING(255), allowNull: false },
       value: { type: DataTypes.STRING(128), allowNull: false, unique: true },
+      userEpoch: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       expiresAt: { type: DataTypes.DATE, allowNull: false },
       ...timestamps,
     },
@@ -342,5 +336,6 @@ export function defineModels(sequelize: Sequelize): Models {
     ActivityLog: ActivityLogM,
     Collection: CollectionM,
     Content: ContentM,
+    RevokedToken: defineRevokedToken(sequelize),
   };
 }

@@ -1,37 +1,9 @@
 import { ownValue, setOwn } from './profile-records';
 import { isPlainObject, type NormalizedProfileDefinition, type NormalizedProfileField } from './profile-types';
 import { MAX_JSON_BYTES } from './profile-values';
+import { coerceBoolean, coerceNumber } from '../http/form-values';
 
 /* HTML forms post text only: turn an urlencoded body into the typed values profile-values.ts expects. */
-
-/** Longest numeric string worth parsing; longer input is left as a string and fails validation. */
-const MAX_NUMERIC_INPUT = 64;
-/** Unambiguous (no nested or adjacent overlapping quantifiers), so linear on any input. */
-const NUMERIC_INPUT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const CHECKED_VALUES: ReadonlySet<string> = new Set(['on', 'true', '1']);
-const UNCHECKED_VALUES: ReadonlySet<string> = new Set(['off', 'false', '0', '']);
-
-function lastOf(raw: unknown): unknown {
-  // A repeated form key arrives as an array; the hidden-input-before-checkbox idiom wants the last one.
-  return Array.isArray(raw) ? (raw as unknown[])[raw.length - 1] : raw;
-}
-
-function coerceNumber(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw;
-  const text = raw.trim();
-  if (text === '') return undefined;
-  if (text.length > MAX_NUMERIC_INPUT || !NUMERIC_INPUT.test(text)) return raw;
-  return Number(text);
-}
-
-function coerceBoolean(raw: unknown): unknown {
-  const value = lastOf(raw);
-  if (value === undefined) return false;
-  if (typeof value !== 'string') return value;
-  if (CHECKED_VALUES.has(value)) return true;
-  if (UNCHECKED_VALUES.has(value)) return false;
-  return value; // Anything else is reported by validation as "must be true or false".
-}
 
 function coerceMultiselect(raw: unknown): unknown {
   if (raw === undefined) return [];

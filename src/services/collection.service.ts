@@ -3,7 +3,7 @@ import { UniqueConstraintError } from 'sequelize';
 import type { Collection, Models } from '../models';
 import { AppError } from '../http/app-error';
 
-const COLLECTION_MESSAGES = {
+export const COLLECTION_MESSAGES = {
   notFound: 'Collection not found',
   duplicate: 'A collection with this name already exists',
 } as const;
@@ -30,6 +30,12 @@ export function createCollectionService({ models }: { models: Models }) {
   async function list(): Promise<CollectionView[]> {
     const rows = await models.Collection.findAll({ order: [['name', 'ASC']] });
     return rows.map(toView);
+  }
+
+  async function get(id: string): Promise<CollectionView> {
+    const row = await models.Collection.findByPk(id);
+    if (!row) throw AppError.notFound(COLLECTION_MESSAGES.notFound);
+    return toView(row);
   }
 
   async function create(input: CollectionInput): Promise<CollectionView> {
@@ -63,5 +69,5 @@ export function createCollectionService({ models }: { models: Models }) {
     if (deleted === 0) throw AppError.notFound(COLLECTION_MESSAGES.notFound);
   }
 
-  return { list, create, update, remove };
+  return { list, get, create, update, remove };
 }

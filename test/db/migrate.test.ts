@@ -21,6 +21,7 @@ const EXPECTED_TABLES = [
   'otp_codes',
   'password_reset_tokens',
   'plugins',
+  'revoked_tokens',
   'settings',
   'user_profiles',
   'users',

@@ -1,59 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
 import { ctx, uniqueEmail } from '../support/context';
 import { RedisStore } from '../../src/store/redis-store';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
-
-/** A free loopback port (never the shared Redis on 6379). */
-async function sparePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A private redis-server for this suite: started here, killed here. */
-async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
-  const port = await sparePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const probe = new RedisStore(url, { keyPrefix: 'probe:' });
-    try {
-      await probe.connect();
-      await probe.ping();
-      return { url, process: child };
-    } catch (err) {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw err;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await probe.close();
-    }
-  }
-}
-
-function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
+import { redisServerAvailable, startRedis, stopped, type PrivateRedis } from '../support/redis-server';
 
 describe('rate limits when the key-value store fails', () => {
-  let redis: { url: string; process: ChildProcess } | undefined;
+  let redis: PrivateRedis | undefined;
   const stores: RedisStore[] = [];
 
   before(async function () {
-    if (spawnSync('redis-server', ['--version']).status !== 0) this.skip();
+    if (!redisServerAvailable()) this.skip();
     redis = await startRedis();
   });
 

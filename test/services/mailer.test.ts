@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
 import { ctx } from '../support/context';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { createMailer } from '../../src/services/mailer';
+import { createMailer, MAIL_NOT_CONFIGURED } from '../../src/services/mailer';
 import { createPluginRegistry } from '../../src/plugins/plugin-registry';
 import { createActivityService } from '../../src/services/activity.service';
 
@@ -105,5 +106,67 @@ describe('mailer', () => {
     assert.match(log, /mail delivery failed/);
     assert.doesNotMatch(log, /SECRET-LINK-VALUE/);
     assert.doesNotMatch(log, /victim@/, 'the recipient is masked');
+  });
+});
+
+describe('mailer.deliver: why a delivery failed, safe to show an admin', () => {
+  const mailerFor = (smtpUrl: string | undefined, logger = pino({ level: 'silent' })) =>
+    createMailer({ config: loadConfig({ ...ctx().env, SMTP_URL: smtpUrl }), logger, plugins: plugins() });
+
+  /** An SMTP server that refuses every login, quoting the credentials back in its reply (as a careless one might). */
+  async function echoingServer(): Promise<{ url: (user: string, pass: string) => string; stop: () => Promise<void> }> {
+    const server = new SMTPServer({
+      authMethods: ['PLAIN', 'LOGIN'],
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth(auth, _session, callback) {
+        callback(new Error(`no such login ${auth.username}/${auth.password}`));
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = (server as unknown as { server: net.Server }).server.address() as net.AddressInfo;
+    return {
+      url: (user, pass) => `smtp://${user}:${encodeURIComponent(pass)}@127.0.0.1:${port}`,
+      stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it('when the mail goes out, then { sent: true }', async () => {
+    const sink = await startSmtpSink();
+    try {
+      assert.deepEqual(await mailerFor(sink.url).deliver({ to: 'a@example.test', subject: 's', text: 't' }), { sent: true });
+    } finally {
+      await sink.stop();
+    }
+  });
+
+  it('when nothing is configured, then the reason says so', async () => {
+    assert.deepEqual(await mailerFor(undefined).deliver({ to: 'a@example.test', subject: 's', text: 't' }), { sent: false, error: MAIL_NOT_CONFIGURED });
+  });
+
+  it('when the server is unreachable, then the reason names the refusal and never the URL\'s password', async () => {
+    const result = await mailerFor(`smtp://mailer:pw-in-url-77@127.0.0.1:${await closedPort()}`).deliver({ to: 'a@example.test', subject: 's', text: 't' });
+    assert.equal(result.sent, false);
+    assert.match((result as { error: string }).error, /ECONNREFUSED/);
+    assert.ok(!(result as { error: string }).error.includes('pw-in-url-77'));
+  });
+
+  it('when the server\'s reply quotes the credentials, then they are blotted out of the reason and of the log', async () => {
+    const server = await echoingServer();
+    const { logger, lines } = capturingLogger();
+    try {
+      const result = await mailerFor(server.url('smtp-user', 'p@ss word!'), logger).deliver({ to: 'a@example.test', subject: 's', text: 't' });
+      assert.equal(result.sent, false);
+      const reason = (result as { error: string }).error;
+      assert.match(reason, /no such login \*\*\*\/\*\*\*/);
+      for (const text of [reason, lines.join('')]) assert.ok(!text.includes('p@ss word!') && !text.includes('smtp-user'), text);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('when send is used, then it still answers a boolean (existing callers)', async () => {
+    assert.equal(await mailerFor(undefined).send({ to: 'a@example.test', subject: 's', text: 't' }), false);
   });
 });

@@ -148,6 +148,7 @@ const TABLES_CHILD_FIRST = [
   'password_reset_tokens',
   'auth_verification',
   'otp_codes',
+  'revoked_tokens',
   'user_profiles',
   'users',
   'settings',
