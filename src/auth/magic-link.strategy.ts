@@ -25,21 +25,23 @@ export class MagicLinkStrategy extends Strategy {
 
   override authenticate(req: Request): void {
     const { token, callbackURL } = req.query as unknown as MagicLinkQuery;
+    const refusal = (reason: string, email: string | null, userId: string | null): SignInFailure => ({
+      message: MAGIC_LINK_MESSAGES.invalid,
+      audit: { action: 'auth.login_failed', userId, email, details: { method: 'magic_link', reason } },
+    });
     this.magicLinks.consume(token).then(
       (result) => {
         if (result.ok) {
+          const { user, claim } = result;
           const info: SignInInfo = {
             method: 'magic_link',
-            details: result.created ? { created: true, role: result.user.role } : {},
+            details: result.created ? { created: true, role: user.role } : {},
             redirect: callbackURL ?? null,
+            spend: async () => ((await claim()) ? null : refusal('already_used', user.email, user.id)),
           };
-          return this.success(result.user, info);
+          return this.success(user, info);
         }
-        const failure: SignInFailure = {
-          message: MAGIC_LINK_MESSAGES.invalid,
-          audit: { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'magic_link', reason: result.reason } },
-        };
-        return this.fail(failure, 401);
+        return this.fail(refusal(result.reason, result.email, result.userId), 401);
       },
       (err: unknown) => this.error(err as Error),
     );

@@ -25,7 +25,7 @@ const TOKEN_BYTES = 32;
 export type MagicLinkFailureReason = 'unknown_token' | 'expired' | 'already_used' | 'revoked' | 'inactive' | 'registration_disabled';
 
 export type MagicLinkResult =
-  | { ok: true; user: AuthUser; created: boolean }
+  | { ok: true; user: AuthUser; created: boolean; /** Deletes the link; false when a parallel click won. */ claim: () => Promise<boolean> }
   | { ok: false; reason: MagicLinkFailureReason; email: string | null; userId: string | null };
 
 /**
@@ -106,9 +106,11 @@ export function createMagicLinkService(deps: {
   }
 
   /**
-   * Uses a link once. The row is claimed by deleting it: of any number of parallel clicks exactly one
-   * deletes it and goes on. The user must be active and on the epoch the link was issued under; an
-   * unknown email gets an account (viewer; the first user ever admin) only while registration is allowed.
+   * Uses a link once. The row is claimed by deleting it (`claim`, which the session step runs after the
+   * sign-in's last database read, so a sign-in that fails on the way leaves the link usable): of any
+   * number of parallel clicks exactly one deletes it. The user must be active and on the epoch the link
+   * was issued under; an unknown email gets an account (viewer; the first user ever admin) only while
+   * registration is allowed.
    */
   async function consume(token: string): Promise<MagicLinkResult> {
     const fail = (reason: MagicLinkFailureReason, email: string | null = null, userId: string | null = null): MagicLinkResult => ({
@@ -117,9 +119,11 @@ export function createMagicLinkService(deps: {
     if (secret === undefined) throw AppError.serviceUnavailable(MAGIC_LINK_MESSAGES.notConfigured);
     const row = await models.AuthVerification.findOne({ where: { value: hashToken(token) } });
     if (!row) return fail('unknown_token');
-    const claimed = await models.AuthVerification.destroy({ where: { id: row.id } });
-    if (claimed !== 1) return fail('already_used', row.identifier);
-    if (row.expiresAt.getTime() <= Date.now()) return fail('expired', row.identifier);
+    const claim = async () => (await models.AuthVerification.destroy({ where: { id: row.id } })) === 1;
+    if (row.expiresAt.getTime() <= Date.now()) {
+      await claim();
+      return fail('expired', row.identifier);
+    }
 
     const email = row.identifier;
     const withProfile = { where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] };
@@ -140,7 +144,7 @@ export function createMagicLinkService(deps: {
     }
     if (!user.active) return fail('inactive', email, user.id);
     if (user.tokenEpoch !== row.userEpoch) return fail('revoked', email, user.id);
-    return { ok: true, user: toAuthUser(user), created };
+    return { ok: true, user: toAuthUser(user), created, claim };
   }
 
   return {

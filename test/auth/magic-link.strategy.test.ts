@@ -21,15 +21,28 @@ function run(result: Promise<MagicLinkResult>, query: Record<string, string>): P
 const user = { id: 'u1', email: 'a@example.test', role: 'viewer' } as AuthUser;
 
 describe('MagicLinkStrategy', () => {
+  const claimed = async () => true;
+
   it('when the service accepts the token, then success carries the user, the method and the callbackURL for the session step', async () => {
-    const outcome = await run(Promise.resolve({ ok: true, user, created: false }), { token: 't', callbackURL: '/admin/profile' });
-    assert.deepEqual(outcome, { kind: 'success', user, info: { method: 'magic_link', details: {}, redirect: '/admin/profile' } });
+    const outcome = await run(Promise.resolve({ ok: true, user, created: false, claim: claimed }), { token: 't', callbackURL: '/admin/profile' });
+    assert.equal(outcome.kind, 'success');
+    const { spend, ...info } = (outcome as { info: { spend: () => Promise<unknown> } }).info;
+    assert.deepEqual({ ...outcome, info }, { kind: 'success', user, info: { method: 'magic_link', details: {}, redirect: '/admin/profile' } });
+    assert.equal(await spend(), null);
   });
 
   it('when the service creates the account, then the activity details say so', async () => {
-    const outcome = await run(Promise.resolve({ ok: true, user, created: true }), { token: 't' });
+    const outcome = await run(Promise.resolve({ ok: true, user, created: true, claim: claimed }), { token: 't' });
     assert.equal(outcome.kind, 'success');
-    assert.deepEqual((outcome as { info: { details: unknown; redirect: unknown } }).info, { method: 'magic_link', details: { created: true, role: 'viewer' }, redirect: null });
+    const { details, redirect } = (outcome as { info: { details: unknown; redirect: unknown } }).info;
+    assert.deepEqual({ details, redirect }, { details: { created: true, role: 'viewer' }, redirect: null });
+  });
+
+  it('when a parallel click claimed the link first, then spending it is the one public refusal, audited as already used', async () => {
+    const outcome = await run(Promise.resolve({ ok: true, user, created: false, claim: async () => false }), { token: 't' });
+    const refusal = (await (outcome as { info: { spend: () => Promise<{ message: string; audit: { details: unknown } }> } }).info.spend())!;
+    assert.equal(refusal.message, 'This sign-in link is invalid or has expired. Please ask for a new one.');
+    assert.deepEqual(refusal.audit.details, { method: 'magic_link', reason: 'already_used' });
   });
 
   it('when the service refuses, then fail 401 with one public message and the reason only in the audit row', async () => {
