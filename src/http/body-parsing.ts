@@ -37,8 +37,12 @@ function containsNul(body: unknown): boolean {
 export function bodyParsing(): RequestHandler {
   return (req, res, next) => {
     if (/%00/.test(req.url)) return next(AppError.badRequest(NUL_MESSAGE));
-    // Most requests (GET, HEAD) carry no body: skip the parsers' own checks entirely.
-    if (!hasBody(req)) return next();
+    // Most requests (GET, HEAD) carry no body: skip the parsers' own checks entirely. Express 5 would
+    // leave req.body undefined; every handler (form pages read fields without a schema) gets an object.
+    if (!hasBody(req)) {
+      req.body = {};
+      return next();
+    }
     if (!req.is(['application/json', 'application/x-www-form-urlencoded'])) {
       next(new AppError(415, 'Content-Type must be application/json'));
       return;

@@ -33,3 +33,14 @@ describe('body parsing: NUL characters', () => {
     assert.ok(res.status >= 400 && res.status < 500, String(res.status));
   });
 });
+
+describe('body parsing: requests without a body', () => {
+  it('when an admin form is posted with no body at all, then the page answers without a 500', async () => {
+    const admin = await makeUser({ role: 'admin' });
+    const token = await tokenFor(admin);
+    for (const path of ['/admin/settings/security', '/admin/profile', '/admin/users/new', '/admin/collections', '/admin/content/new']) {
+      const res = await request(ctx().app).post(path).set('Authorization', `Bearer ${token}`).set('Accept', 'text/html');
+      assert.ok(res.status < 500, `${path}: ${res.status}`);
+    }
+  });
+});
