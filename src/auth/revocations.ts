@@ -49,7 +49,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   let lastAudit = 0;
   let lastPrune = 0;
 
-  /** Keys the caller reads (in its one store round trip) and hands to `fromStore`, in this order. */
+  /** Keys the caller reads (in its one store round trip) and hands back to `check`, in this order. */
   function storeKeys(jti: string): [string, string] {
     return [markKey(jti), LOADED_KEY];
   }
@@ -135,23 +135,20 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   }
 
   /**
-   * What the store's answer to `storeKeys` says (null: the store failed), without waiting: revoked, or not
-   * revoked under a complete set (`generation`), or unknown (`generation` null: call `settle`).
+   * Whether the token is revoked, from the values of `storeKeys` (null: the store failed). The store's
+   * "no" counts only under a complete set; otherwise the database decides. Call it with claims whose
+   * signature is checked: an unknown answer costs a database read.
    */
-  function fromStore(values: Array<string | null> | null): RevocationCheck {
-    if (!values) return { revoked: false, generation: null };
-    const [mark, generation] = values;
-    if (mark) return { revoked: true, generation };
-    if (!generation || unmirrored) return { revoked: false, generation: null };
-    audit();
-    return { revoked: false, generation };
-  }
-
-  /**
-   * The answer when the store could not vouch (down or incomplete): the database decides, and a store that
-   * answered is refilled meanwhile (waited for briefly, so the result can be cached under the new generation).
-   */
-  async function settle(jti: string, values: Array<string | null> | null): Promise<RevocationCheck> {
+  async function check(jti: string, values: Array<string | null> | null): Promise<RevocationCheck> {
+    if (values) {
+      const [mark, generation] = values;
+      if (mark) return { revoked: true, generation };
+      if (generation && !unmirrored) {
+        audit();
+        return { revoked: false, generation };
+      }
+    }
+    // The store is down or incomplete: a reachable store is refilled (briefly awaited), the database answers.
     const [revoked, generation] = await Promise.all([isRevokedInDatabase(jti), values ? waitBriefly(scheduleLoad()) : null]);
     return { revoked, generation };
   }
@@ -159,8 +156,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   /** Whether the token is revoked, with a store read of its own (refresh, which is not on the hot path). */
   async function isRevoked(jti: string): Promise<boolean> {
     const values = await store.getMany(storeKeys(jti)).catch(() => null);
-    const known = fromStore(values);
-    return known.revoked || (known.generation === null && (await settle(jti, values)).revoked);
+    return (await check(jti, values)).revoked;
   }
 
   /**
@@ -184,7 +180,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
     }
   }
 
-  return { storeKeys, fromStore, settle, isRevoked, revoke };
+  return { storeKeys, check, isRevoked, revoke };
 }
 
 export type Revocations = ReturnType<typeof createRevocations>;

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { RedisStore } from '../../src/store/redis-store';
+import { startControlledRedis, type ControlledRedis } from '../support/processes';
+import { redisServerAvailable } from '../support/redis-server';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function timed(work: () => Promise<unknown>): Promise<{ ms: number; failed: boolean }> {
+  const started = Date.now();
+  const failed = await work().then(
+    () => false,
+    () => true,
+  );
+  return { ms: Date.now() - started, failed };
+}
+
+describe('Redis store when Redis stops answering (a private redis-server, frozen)', () => {
+  let redis: ControlledRedis | undefined;
+  let store: RedisStore | undefined;
+
+  before(async function () {
+    if (!redisServerAvailable()) this.skip();
+    redis = await startControlledRedis();
+    store = new RedisStore(redis.url, { keyPrefix: 'breaker:' });
+    await store.connect();
+  });
+
+  after(async () => {
+    await store?.close();
+    await redis?.kill();
+  });
+
+  it('when a command times out, then the next calls fail at once for a second, and Redis is tried again after it', async function () {
+    this.timeout(20_000);
+    await store!.set('k', 'v');
+    redis!.freeze();
+    try {
+      const first = await timed(() => store!.get('k'));
+      assert.ok(first.failed && first.ms >= 900, `the first call waits for the command timeout (${first.ms} ms)`);
+      const next = await timed(() => store!.getMany(['k', 'other']));
+      assert.ok(next.failed && next.ms < 100, `the next call is not tried (${next.ms} ms)`);
+    } finally {
+      redis!.resume();
+    }
+    await sleep(1100);
+    assert.equal(await store!.get('k'), 'v', 'after the pause, commands reach Redis again');
+  });
+
+  it('when Redis answers with an error, then that is no outage', async () => {
+    await store!.set('text', 'not a number');
+    await assert.rejects(store!.increment('text', 60));
+    assert.equal(await store!.get('text'), 'not a number', 'the next call is tried at once');
+  });
+});
