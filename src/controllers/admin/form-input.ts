@@ -9,6 +9,15 @@ export function lastValue(body: unknown, name: string): unknown {
 }
 
 /**
+ * A checkbox drawn by views/partials/form-field.ejs (a hidden "off" before it): ticked, unticked, or
+ * undefined when the post did not carry the form at all (then nothing changes).
+ */
+export function checkbox(body: unknown, name: string): boolean | undefined {
+  const value = lastValue(body, name);
+  return value === undefined ? undefined : value === 'on';
+}
+
+/**
  * The named text inputs of a form post, ready for the JSON API's schema: an empty input means "not
  * given" (`empty: undefined`, e.g. when creating) or "cleared" (`empty: null`, e.g. a name when editing).
  */
