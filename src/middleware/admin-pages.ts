@@ -3,6 +3,7 @@ import { can, type Permission } from '../auth/permissions';
 import { noStore } from '../auth/cookies';
 import { notice } from '../http/pages';
 import { GUARD_MESSAGES, type Guards } from './guards';
+import { isPlainObject } from '../profiles/profile-types';
 
 /** One entry of the admin menu: shown only to holders of its permission (null: every signed-in user). */
 export interface AdminNavItem {
@@ -77,9 +78,15 @@ export function createAdminPages(deps: { guards: Pick<Guards, 'optionalAuth'> })
     next();
   };
 
+  /** A post without a body (or with a JSON array or scalar) is an empty form, so controllers always read an object. */
+  const formBody: RequestHandler = (req, _res, next) => {
+    if (!isPlainObject(req.body)) req.body = {};
+    next();
+  };
+
   /** The chain in front of an admin page: `router.get('/users', ...page('manage:users'), users.list)`. */
   function page(permission: Permission | null): RequestHandler[] {
-    return [signedIn, permitted(permission), layout];
+    return [signedIn, permitted(permission), layout, formBody];
   }
 
   return { page };

@@ -9,6 +9,15 @@ export function lastValue(body: unknown, name: string): unknown {
 }
 
 /**
+ * A checkbox drawn by views/partials/form-field.ejs (a hidden "off" before it): ticked, unticked, or
+ * undefined when the post did not carry the form at all (then nothing changes).
+ */
+export function checkbox(body: unknown, name: string): boolean | undefined {
+  const value = lastValue(body, name);
+  return value === undefined ? undefined : value === 'on';
+}
+
+/**
  * The named text inputs of a form post, ready for the JSON API's schema: an empty input means "not
  * given" (`empty: undefined`, e.g. when creating) or "cleared" (`empty: null`, e.g. a name when editing).
  */
@@ -30,12 +39,12 @@ export function formFields(body: unknown, names: readonly string[], options: { e
  * A list page's query (paging and filters) through the JSON API's own query schema. Empty filter inputs
  * are "no filter"; a bad value shows as a notice and the unfiltered first page is shown instead.
  */
-export function pageOf<T>(schema: ZodType | undefined, query: unknown): { query: T; error: string | null } {
+export function pageOf<T>(schema: ZodType, query: unknown): { query: T; error: string | null } {
   const given = Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).filter(([name, value]) => value !== '' && name !== 'message' && name !== 'error'));
-  const parsed = schema!.safeParse(given);
+  const parsed = schema.safeParse(given);
   if (parsed.success) return { query: parsed.data as T, error: null };
   const problems = Object.entries(fieldErrors(parsed.error)).map(([field, message]) => `${field} ${message}`);
-  return { query: schema!.parse({}) as T, error: `Filter ignored: ${problems.join('; ')}` };
+  return { query: schema.parse({}) as T, error: `Filter ignored: ${problems.join('; ')}` };
 }
 
 /** A path with a confirmation for the page it leads to (shown escaped by the layout). */

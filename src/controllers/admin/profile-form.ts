@@ -93,6 +93,8 @@ export function readProfileForm(
   const errors: Record<string, string> = {};
   const builtIn: Record<string, unknown> = {};
   for (const control of BUILT_IN_CONTROLS) {
+    // A field the post does not carry stays as stored; an emptied one is cleared.
+    if (!Object.hasOwn(body, control.name)) continue;
     const raw = typeof body[control.name] === 'string' ? (body[control.name] as string) : '';
     if (control.type === 'date') {
       const timestamp = dateInputToTimestamp(raw);

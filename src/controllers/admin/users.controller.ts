@@ -9,7 +9,7 @@ import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges, type AdminUserCreate, type UserListQuery } from '../../services/user-admin.service';
 import { ROLES } from '../../models';
 import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-form';
-import { formFields, lastValue, pageOf, withMessage } from './form-input';
+import { checkbox, formFields, lastValue, pageOf, withMessage } from './form-input';
 
 const roleOptions = ROLES.map((role) => ({ value: role, label: role }));
 
@@ -87,7 +87,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     const id = req.params.id as string;
     const body = req.body as Record<string, unknown>;
     const fields = formFields(body, ['username', 'firstName', 'lastName', 'role'], { empty: null });
-    const account = USERS_ENDPOINTS.update.body.safeParse({ ...fields, active: lastValue(body, 'active') === 'on' });
+    const account = USERS_ENDPOINTS.update.body.safeParse({ ...fields, active: checkbox(body, 'active') });
     const stored = await profiles.get(id);
     const profile = readProfileForm(profiles, stored.customData, body);
     const errors = { ...(account.success ? {} : fieldErrors(account.error)), ...profile.errors };

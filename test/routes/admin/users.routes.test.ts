@@ -229,3 +229,18 @@ describe('admin user pages', () => {
     });
   });
 });
+
+describe('admin form posts with odd bodies', () => {
+  it('when a form post has no body or a JSON array, then it is an empty form: field errors, never a 500', async () => {
+    const session = await signedIn('admin');
+    const target = await createTestUser('viewer');
+    for (const path of [`/admin/users/${target.id}/edit`, '/admin/profile', '/admin/users/new', '/admin/content/new', '/admin/collections']) {
+      const empty = await request(ctx().app).post(path).set('Cookie', session.cookie).set('X-CSRF-Token', session.csrf).set('Accept', 'text/html');
+      assert.ok(empty.status >= 400 && empty.status < 500, `${path}: ${empty.status}`);
+      const array = await request(ctx().app).post(path).set('Cookie', session.cookie).set('X-CSRF-Token', session.csrf).set('Accept', 'text/html').send([1, 2]);
+      assert.ok(array.status >= 400 && array.status < 500, `${path}: ${array.status}`);
+    }
+    const after = await ctx().models.User.findByPk(target.id, { rejectOnEmpty: true });
+    assert.equal(after.active, true, 'a post without the form changes nothing');
+  });
+});
