@@ -19,6 +19,7 @@ import { createOAuthProviders } from './auth/oauth-providers';
 import { createOAuthService } from './services/oauth.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
+import { createAccountThrottle } from './auth/account-throttle';
 import { createAuthenticate } from './auth/authenticate';
 import { createSessionStep } from './auth/session-step';
 import { createUserService } from './services/user.service';
@@ -66,10 +67,12 @@ export function createContainer(deps: AppDependencies) {
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
+  const accountThrottle = createAccountThrottle({ store, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
     revokeAllForUser: tokens.revokeAllForUser,
+    clearSignInFailures: accountThrottle.clear,
   });
 
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
@@ -79,7 +82,7 @@ export function createContainer(deps: AppDependencies) {
   const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp, magicLinks, oauthProviders, oauth });
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
   const guards = createGuards(passport, [STRATEGY.jwt, STRATEGY.session]);
   const authenticate = createAuthenticate({ passport, activity });
@@ -88,7 +91,7 @@ export function createContainer(deps: AppDependencies) {
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
-    collections, content, auth, passwordReset, otp, magicLinks, sessions, oauthProviders, oauth, passport, guards, authenticate, issueSession, adminPages,
+    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, oauth, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

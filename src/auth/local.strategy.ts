@@ -2,10 +2,12 @@ import { Strategy as LocalStrategy, type IVerifyOptions } from 'passport-local';
 import type { PasswordLogin } from './password-login';
 import type { SignInFailure, SignInInfo } from './sign-in-result';
 import { AUTH_MESSAGES } from '../services/auth.service';
+import { AppError } from '../http/app-error';
 
 /**
  * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a
- * deactivated account are one failure (the same 401); the reason goes only to the activity row.
+ * deactivated account are one failure (the same 401); the reason goes only to the activity row. An email
+ * with too many recent failures gets 429 (account throttle).
  */
 export function createLocalStrategy(login: PasswordLogin) {
   return new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false }, (email, password, done) => {
@@ -15,10 +17,14 @@ export function createLocalStrategy(login: PasswordLogin) {
         // passport forwards the third argument untouched: it is the session step's SignInInfo, not a message.
         return done(null, result.user, info as unknown as IVerifyOptions);
       }
-      const failure: SignInFailure = {
-        message: AUTH_MESSAGES.invalidCredentials,
-        audit: { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } },
-      };
+      const audit = { action: 'auth.login_failed' as const, userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } };
+      if (result.reason === 'throttled') {
+        // The same 429 as the per-IP limit, for unknown and known emails alike.
+        const limited = AppError.tooManyRequests(result.retryAfterSeconds);
+        const throttled: SignInFailure = { message: limited.message, status: limited.status, headers: limited.options.headers, audit };
+        return done(null, false, throttled);
+      }
+      const failure: SignInFailure = { message: AUTH_MESSAGES.invalidCredentials, audit };
       return done(null, false, failure);
     }, done);
   });

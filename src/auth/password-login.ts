@@ -3,13 +3,16 @@ import type { Models, User } from '../models';
 import { toAuthUser, type AuthUser } from './auth-user';
 import type { PasswordService } from './password.service';
 import { normalizeEmail } from '../services/user.service';
+import type { AccountThrottle } from './account-throttle';
 
 /** Why a password sign-in failed: for the activity log only; every client sees the same 401. */
 type PasswordLoginFailure = 'unknown_email' | 'wrong_password' | 'inactive';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }
-  | { ok: false; reason: PasswordLoginFailure; email: string; userId: string | null };
+  | { ok: false; reason: PasswordLoginFailure; email: string; userId: string | null }
+  /** Too many failures for this email lately (known or not): 429 until the window ends. */
+  | { ok: false; reason: 'throttled'; email: string; userId: string | null; retryAfterSeconds: number };
 
 /**
  * Checks an email and password (the passport-local verify step). Unknown email, wrong password and
@@ -17,8 +20,8 @@ export type PasswordLoginResult =
  * hash is replaced on success by a conditional UPDATE (`WHERE id = ? AND password_hash = <old>`), so of
  * many parallel sign-ins exactly one rewrites it.
  */
-export function createPasswordLogin(deps: { models: Models; passwords: PasswordService; logger: Logger }) {
-  const { models, passwords, logger } = deps;
+export function createPasswordLogin(deps: { models: Models; passwords: PasswordService; throttle: AccountThrottle; logger: Logger }) {
+  const { models, passwords, throttle, logger } = deps;
 
   async function upgradeHash(user: User, password: string): Promise<boolean> {
     try {
@@ -38,6 +41,10 @@ export function createPasswordLogin(deps: { models: Models; passwords: PasswordS
   async function check(rawEmail: string, password: string): Promise<PasswordLoginResult> {
     const email = normalizeEmail(rawEmail);
     const user = await models.User.findOne({ where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] });
+    // After the lookup (a database outage is a 503 that spends no slot), before any hashing, the same
+    // for unknown and known emails.
+    const slot = await throttle.reserve(email);
+    if (!slot.allowed) return { ok: false, reason: 'throttled', email, userId: user?.id ?? null, retryAfterSeconds: slot.retryAfterSeconds };
     if (!user) {
       await passwords.verifyAgainstDummy(password);
       return { ok: false, reason: 'unknown_email', email, userId: null };
@@ -45,6 +52,7 @@ export function createPasswordLogin(deps: { models: Models; passwords: PasswordS
     const result = await passwords.verify(password, user.passwordHash);
     if (!result.ok) return { ok: false, reason: 'wrong_password', email, userId: user.id };
     if (!user.active) return { ok: false, reason: 'inactive', email, userId: user.id };
+    await throttle.clear(email);
     const passwordRehashed = result.needsRehash ? await upgradeHash(user, password) : false;
     return { ok: true, user: toAuthUser(user), passwordRehashed };
   }

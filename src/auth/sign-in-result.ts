@@ -20,6 +20,9 @@ export interface SignInInfo {
 /** What a strategy hands to `this.fail`: the public answer, and the activity row that records it. */
 export interface SignInFailure {
   message: string;
+  /** The answer's status when not 401 (429 for a throttled account), with its headers. */
+  status?: number;
+  headers?: Record<string, string>;
   /** Extra public fields of the JSON answer (e.g. `attemptsRemaining`). */
   body?: Record<string, unknown>;
   audit?: ActivityEntry;
@@ -27,9 +30,12 @@ export interface SignInFailure {
   redirect?: string;
 }
 
-/** The public answer to a refused sign-in: its message and extra body fields, 401 unless told. */
-export function signInRefused(failure: SignInFailure, status = 401): AppError {
-  return new AppError(status, failure.message, failure.body ? { body: failure.body } : {});
+/** The public answer to a refused sign-in: its message, extra body fields and headers, 401 unless told. */
+export function signInRefused(failure: SignInFailure, status?: number): AppError {
+  return new AppError(status ?? failure.status ?? 401, failure.message, {
+    ...(failure.body ? { body: failure.body } : {}),
+    ...(failure.headers ? { headers: failure.headers } : {}),
+  });
 }
 
 declare global {

@@ -14,10 +14,29 @@ export function wantsPage(req: Request): boolean {
 /** Keys whose values are never drawn back into a form. */
 const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'currentPassword', 'newPassword', 'code', '_csrf']);
 
-/** The typed values of a failed form post to show again: every field but secrets. */
+const MAX_KEPT_DEPTH = 4;
+
+/**
+ * A value a view can draw: primitives, and arrays and objects of them. A key that shadows
+ * Object.prototype (`toString`, `valueOf`, `__proto__`…) is dropped: a posted `{"email":{"toString":1}}`
+ * would otherwise make the template's String(value) throw.
+ */
+function drawable(value: unknown, depth: number): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value !== 'object' || depth >= MAX_KEPT_DEPTH) return undefined;
+  if (Array.isArray(value)) return value.map((item) => drawable(item, depth + 1)).filter((item) => item !== undefined);
+  const entries = Object.entries(value)
+    .filter(([key]) => !(key in Object.prototype))
+    .map(([key, item]) => [key, drawable(item, depth + 1)] as const)
+    .filter(([, item]) => item !== undefined);
+  return Object.fromEntries(entries);
+}
+
+/** The typed values of a failed form post to show again: every drawable field but secrets. */
 export function keptValues(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
-  return Object.fromEntries(Object.entries(body).filter(([key]) => !SECRET_KEYS.has(key)));
+  const withoutSecrets = Object.fromEntries(Object.entries(body).filter(([key]) => !SECRET_KEYS.has(key)));
+  return drawable(withoutSecrets, 0) as Record<string, unknown>;
 }
 
 /** What a form page is drawn with: field errors, a page-level message, the kept values, anything else. */
@@ -57,9 +76,14 @@ export function formErrors(redraws: Record<string, FormRedraw>): ErrorRequestHan
     if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'POST' || !wantsPage(req)) return next(err);
     const redraw = redraws[req.path.toLowerCase().replace(/\/+$/, '')];
     if (!redraw) return next(err);
-    for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-    await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
+    await redrawRefused(err, req, res, redraw);
   };
+}
+
+/** Draws a refused post's form again: the refusal's status and headers (Retry-After), its errors and public body fields. */
+async function redrawRefused(err: AppError, req: Request, res: Response, redraw: FormRedraw): Promise<void> {
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+  await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
 }
 
 /**
@@ -73,8 +97,7 @@ export function formPost(handle: RequestHandler, redraw: FormRedraw): RequestHan
       await handle(req, res, next);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
-      for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-      await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
+      await redrawRefused(err, req, res, redraw);
     }
   };
 }

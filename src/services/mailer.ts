@@ -26,7 +26,8 @@ export interface Mailer {
 }
 
 export const MAIL_NOT_CONFIGURED = 'No mail service is configured (SMTP_URL or the email plugin)';
-const MAX_REASON_LENGTH = 300;
+// Short enough to be shown whole in a page notice (src/http/pages.ts keeps 200 characters).
+const MAX_REASON_LENGTH = 160;
 
 /** The From address: EMAIL_FROM, else no-reply at the public origin's host name. */
 export function defaultFrom(config: Pick<Config, 'emailFrom' | 'baseUrl'>): string {

@@ -33,6 +33,8 @@ export interface PasswordResetDeps {
   hashPassword(password: string): Promise<string>;
   /** Ends every existing token of the user, inside the given transaction (the token service). */
   revokeAllForUser(userId: string, options: { transaction?: import('sequelize').Transaction }): Promise<void>;
+  /** Lifts the account throttle of the email: the owner proved control of it. */
+  clearSignInFailures(email: string): Promise<void>;
 }
 
 /**
@@ -146,6 +148,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       await models.PasswordResetToken.destroy({ where: { userId: user.id, id: { [Op.ne]: tokenId } }, transaction });
       await deps.revokeAllForUser(user.id, { transaction });
     });
+    await deps.clearSignInFailures(user.email);
     await activity.record({ action: 'auth.password_reset', userId: user.id, email: user.email }, context);
   }
 

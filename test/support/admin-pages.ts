@@ -1,8 +1,8 @@
+import crypto from 'node:crypto';
 import type { Response } from 'supertest';
 import { ctx } from './context';
 import { createTestUser, tokenFor, type TestUserOverrides } from './users';
 import { createCsrf } from '../../src/middleware/csrf';
-import { createTokenService } from '../../src/auth/token.service';
 import type { Role, User } from '../../src/models';
 
 /** A signed-in browser for page tests: the Cookie header it sends and the `_csrf` value its forms carry. */
@@ -15,9 +15,9 @@ export interface PageSession {
 /** The cookies a browser holds after signing in as this (existing) user. */
 export async function sessionFor(user: User): Promise<PageSession> {
   const c = ctx();
-  // Only signingKey/algorithm are used by the CSRF signer: the same secret as the app's.
-  const tokens = createTokenService({ config: c.config, models: c.models, store: c.store, settings: undefined as never, logger: c.logger });
-  const csrf = createCsrf({ secret: c.config.jwtSecret, tokens }).issue(user.id);
+  // Issuing a CSRF token needs only the secret (the key is for reading auth cookies): the app's own.
+  const signingKey = crypto.createSecretKey(Buffer.from(c.config.jwtSecret, 'utf8'));
+  const csrf = createCsrf({ secret: c.config.jwtSecret, tokens: { signingKey, algorithm: 'HS256' } }).issue(user.id);
   const token = await tokenFor(user);
   return { user, cookie: `auth_token=${token}; csrf_token=${encodeURIComponent(csrf)}`, csrf };
 }

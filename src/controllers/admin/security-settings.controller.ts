@@ -3,6 +3,7 @@ import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
 import { coerceBoolean, coerceNumber } from '../../http/form-values';
 import { keptValues, type FormRedraw } from '../../http/pages';
+import { withMessage } from './form-input';
 import { parseOrThrow } from '../../http/validate';
 import { securitySettingsUpdate } from '../../routes/settings.schemas';
 import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
@@ -65,10 +66,10 @@ export function createSecuritySettingsPage({ settings }: Container) {
 
   const save: RequestHandler = async (req, res) => {
     const changes = changesFrom(req.body as Record<string, unknown>, await settings.getSecuritySettings());
-    if (Object.keys(changes).length === 0) return res.redirect(303, `${PAGE.path}?message=${encodeURIComponent(MESSAGES.unchanged)}`);
+    if (Object.keys(changes).length === 0) return res.redirect(303, withMessage(PAGE.path, MESSAGES.unchanged));
     const update: SecuritySettingsUpdate = parseOrThrow(securitySettingsUpdate, changes);
     await settings.updateSecuritySettings(update, adminAudit(req));
-    res.redirect(303, `${PAGE.path}?message=${encodeURIComponent(MESSAGES.saved)}`);
+    res.redirect(303, withMessage(PAGE.path, MESSAGES.saved));
   };
 
   const redraw: FormRedraw = (req, res, failure) => {

@@ -69,6 +69,14 @@ describe('admin pages: plugins', () => {
       assert.equal(await ctx().models.Plugin.count(), 0);
     });
 
+    it('when a settings form comes without _csrf, then 403 and nothing is stored', async () => {
+      const res = await request(app()).post('/admin/plugins/otp-login').set('Cookie', admin.cookie).set('Accept', 'text/html').type('form')
+        .send(formBody({ active: ['off', 'on'], codeLength: '8' }));
+      assert.equal(res.status, 403);
+      assert.match(res.text, /Invalid CSRF token/);
+      assert.equal(await ctx().models.Plugin.count(), 0);
+    });
+
     it('when an unknown plugin is asked for, then 404', async () => {
       assert.equal((await get('/admin/plugins/nope')).status, 404);
     });

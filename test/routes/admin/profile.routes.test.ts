@@ -3,7 +3,9 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp, ctx } from '../../support/context';
 import { createTestUser, tokenFor } from '../../support/users';
-import { PASSWORD, cookieHeader, makeUser } from '../../support/auth';
+import { PASSWORD, cookieHeader, makeUser, setCookies } from '../../support/auth';
+import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink';
+import { magicLinkApp, signInByLink } from '../../support/magic-link';
 import { formBody, location, sessionFor, signedIn, type PageSession } from '../../support/admin-pages';
 import { defineUserProfile } from '../../../src/profiles/profile-definition';
 
@@ -129,5 +131,42 @@ describe('admin profile page', () => {
       assert.equal((await request(app).post('/auth/login').send({ email: user.email, password: PASSWORD })).status, 401);
       assert.equal((await request(app).post('/auth/login').send({ email: user.email, password: 'a brand new password' })).status, 200);
     });
+  });
+});
+
+describe('admin pages signed in by a magic-link server session only', () => {
+  let sink: SmtpSink;
+  let app: Express;
+  before(async () => {
+    sink = await startSmtpSink();
+    app = magicLinkApp(sink);
+  });
+  after(async () => {
+    await sink?.stop();
+  });
+
+  it('when only auth_session is sent, then pages open, forms post with _csrf, and a password change ends that session', async () => {
+    const user = await makeUser({ role: 'editor' });
+    const signIn = await signInByLink(app, sink, user.email);
+    const cookies = setCookies(signIn);
+    const csrf = cookies.csrf_token.value;
+    const sessionCookie = `auth_session=${encodeURIComponent(cookies.auth_session.value)}; csrf_token=${encodeURIComponent(csrf)}`;
+
+    const page = await request(app).get('/admin/content').set('Cookie', sessionCookie);
+    assert.equal(page.status, 200);
+    assert.ok(page.text.includes(`name="_csrf" value="${csrf}"`));
+
+    const refused = await request(app).post('/admin/profile').set('Cookie', sessionCookie).type('form').send(formBody({ username: user.username, firstName: 'Forged' }));
+    assert.equal(refused.status, 403);
+    const saved = await request(app).post('/admin/profile').set('Cookie', sessionCookie).type('form').send(formBody({ _csrf: csrf, username: user.username, firstName: 'Sessioned' }));
+    assert.equal(saved.status, 303);
+    assert.equal((await ctx().models.User.findByPk(user.id, { rejectOnEmpty: true })).firstName, 'Sessioned');
+
+    const changed = await request(app).post('/admin/profile/password').set('Cookie', sessionCookie).type('form')
+      .send(formBody({ _csrf: csrf, currentPassword: PASSWORD, newPassword: 'a session-born password' }));
+    assert.equal(changed.status, 303);
+    const after = await request(app).get('/admin/content').set('Cookie', `auth_session=${encodeURIComponent(cookies.auth_session.value)}`);
+    assert.equal(after.status, 302, 'the old session has ended');
+    assert.equal((await request(app).get('/admin/content').set('Cookie', cookieHeader(changed))).status, 200, 'this browser got a fresh token');
   });
 });
