@@ -195,7 +195,7 @@ export function createOAuthService(deps: {
   async function unlink(userId: string, providerName: string, context: RequestContext): Promise<void> {
     const provider = providers.known(providerName);
     const label = PROVIDER_LABELS[provider];
-    const user = await transactionWithRetry(sequelize, async (transaction) => {
+    const removed = await transactionWithRetry(sequelize, async (transaction) => {
       const owner = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
       const links = await models.OAuthAccount.findAll({ where: { userId }, transaction });
       const target = links.find((row) => row.provider === provider);
@@ -204,8 +204,8 @@ export function createOAuthService(deps: {
       await target.destroy({ transaction });
       return { owner, target };
     });
-    const details = { provider, providerAccountId: user.target.providerAccountId };
-    await activity.record({ action: 'oauth.unlinked', userId, email: user.owner.email, details }, context);
+    const details = { provider, providerAccountId: removed.target.providerAccountId };
+    await activity.record({ action: 'oauth.unlinked', userId, email: removed.owner.email, details }, context);
   }
 
   /** The user's linked accounts (CONTRACT 4 `GET /auth/oauth/accounts`), oldest first. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { ctx, resetDatabase, uniqueEmail } from '../support/context';
+import { Writable } from 'node:stream';
+import { buildApp, ctx, resetDatabase, uniqueEmail } from '../support/context';
+import { createLogger } from '../../src/logger';
 import { makeUser, setCookies, payloadOf, tokenFor, PASSWORD } from '../support/auth';
 import {
   OAuthProviderStandIn, authorizeAt, bindingCookie, configureProviders, enableBoth, pathOf, signInWith, CLIENTS,
@@ -163,6 +165,23 @@ describe('OAuth routes', () => {
       assert.ok(!JSON.stringify(rows.map((row) => row.details)).includes('refresh-secret'));
       const columns = Object.keys(ctx().models.OAuthAccount.getAttributes());
       assert.ok(!columns.some((name) => /token/i.test(name)), `no token column in ${columns.join(', ')}`);
+    });
+
+    it('when a flow is logged, then neither the code, the state, the binding cookie nor any provider token is in the log', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString('utf8')); done(); } });
+      const app = buildApp({ logger: createLogger('trace', sink) });
+      stand.as('github', githubPerson(uniqueEmail('logged')));
+
+      const flow = await signInWith(app, 'github');
+
+      assert.equal(flow.callback.headers.location, '/admin');
+      const log = lines.join('');
+      const callback = new URL(flow.callbackPath, 'http://x').searchParams;
+      assert.ok(log.includes('/auth/oauth/github/callback'), 'the callback is logged');
+      for (const secret of [callback.get('code')!, callback.get('state')!, flow.cookie.split('=')[1], 'refresh-secret', CLIENTS.github.clientSecret]) {
+        assert.ok(!log.includes(secret), 'a secret reached the log');
+      }
     });
 
     it('when the flow carried a same-origin redirect, then the browser lands there; a foreign one is dropped', async () => {

@@ -47,7 +47,8 @@ export function createProfilePageController(container: Container) {
 
   /** Names through the user-admin service (only the name fields: role and active are not the user's to set), then the profile. */
   const update = formPost(async (req, res) => {
-    const body = req.body as Record<string, unknown>;
+    // A post without a body (no form fields at all) is an empty form, not a crash.
+    const body = (req.body ?? {}) as Record<string, unknown>;
     const names = USERS_ENDPOINTS.update.body.safeParse(formFields(body, ['username', 'firstName', 'lastName'], { empty: null }));
     const stored = await profiles.get(self(req));
     const profile = readProfileForm(profiles, stored.customData, body);
