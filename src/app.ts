@@ -13,6 +13,7 @@ import { passwordResetRoutes } from './routes/password-reset.routes';
 import { authRoutes } from './routes/auth.routes';
 import { otpRoutes } from './routes/otp.routes';
 import { magicLinkRoutes } from './routes/magic-link.routes';
+import { oauthRoutes } from './routes/oauth.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth', authRoutes(container));
   app.use('/auth/otp', otpRoutes(container));
   app.use('/auth', magicLinkRoutes(container));
+  app.use('/auth/oauth', oauthRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));

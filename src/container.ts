@@ -15,6 +15,8 @@ import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
 import { createMagicLinkService } from './services/magic-link.service';
 import { createServerSessions } from './auth/server-session';
+import { createOAuthProviders } from './auth/oauth-providers';
+import { createOAuthService } from './services/oauth.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAuthenticate } from './auth/authenticate';
@@ -73,9 +75,11 @@ export function createContainer(deps: AppDependencies) {
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
   const magicLinks = createMagicLinkService({ config, models, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
+  const oauthProviders = createOAuthProviders({ config, plugins, store });
+  const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp, magicLinks });
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
   const guards = createGuards(passport, [STRATEGY.jwt, STRATEGY.session]);
   const authenticate = createAuthenticate({ passport, activity });
@@ -84,7 +88,7 @@ export function createContainer(deps: AppDependencies) {
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
-    collections, content, auth, passwordReset, otp, magicLinks, sessions, passport, guards, authenticate, issueSession, adminPages,
+    collections, content, auth, passwordReset, otp, magicLinks, sessions, oauthProviders, oauth, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

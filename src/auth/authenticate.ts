@@ -8,7 +8,8 @@ import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-re
 /**
  * `authenticate('<strategy>')` for sign-in route lines: runs the strategy without a server session; on
  * success sets req.user and req.authInfo for the session step; on failure records the strategy's audit
- * row and answers its message with its status (401 unless the strategy says otherwise).
+ * row and answers its message with its status (401 unless the strategy says otherwise), or redirects
+ * where the failure names a page (flows a browser reaches by redirect, such as an OAuth callback).
  */
 export function createAuthenticate(deps: { passport: AuthPassport; activity: ActivityService }) {
   const { passport, activity } = deps;
@@ -23,7 +24,10 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
           return next();
         }
         const failure = (info ?? { message: 'Authentication required' }) as SignInFailure;
-        const refuse = () => next(signInRefused(failure, status));
+        const refuse = () => {
+          if (failure.redirect) return res.redirect(302, failure.redirect);
+          next(signInRefused(failure, status));
+        };
         if (!failure.audit) return refuse();
         activity.record(failure.audit, requestContext(req)).then(refuse, next);
       };

@@ -8,9 +8,12 @@ import type { OtpService } from '../services/otp.service';
 import { MagicLinkStrategy } from './magic-link.strategy';
 import type { MagicLinkService } from '../services/magic-link.service';
 import { SessionStrategy } from './session.strategy';
+import { OAuthCallbackStrategy } from './oauth.strategy';
+import type { OAuthProviders } from './oauth-providers';
+import type { OAuthService } from '../services/oauth.service';
 
 /** Strategy names, so routes never spell them twice. */
-export const STRATEGY = { jwt: 'jwt', session: 'auth-session', local: 'local', otp: 'otp', magicLink: 'magic-link' } as const;
+export const STRATEGY = { jwt: 'jwt', session: 'auth-session', local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth' } as const;
 
 /**
  * The one place strategies are registered. Each app gets its own Passport instance (not the module
@@ -22,6 +25,8 @@ export function createPassport(deps: {
   passwordLogin: PasswordLogin;
   otp: Pick<OtpService, 'verify'>;
   magicLinks: Pick<MagicLinkService, 'consume'>;
+  oauthProviders: OAuthProviders;
+  oauth: Pick<OAuthService, 'signIn' | 'link'>;
 }): InstanceType<typeof Passport> {
   const passport = new Passport();
   passport.use(STRATEGY.jwt, createJwtStrategy(deps.tokens));
@@ -29,6 +34,7 @@ export function createPassport(deps: {
   passport.use(STRATEGY.session, new SessionStrategy(deps.tokens));
   passport.use(STRATEGY.otp, new OtpStrategy(deps.otp));
   passport.use(STRATEGY.magicLink, new MagicLinkStrategy(deps.magicLinks));
+  passport.use(STRATEGY.oauth, new OAuthCallbackStrategy({ providers: deps.oauthProviders, oauth: deps.oauth }));
   return passport;
 }
 

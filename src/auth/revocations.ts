@@ -49,7 +49,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   let lastAudit = 0;
   let lastPrune = 0;
 
-  /** Keys the caller reads (in its one store round trip) and hands back to `check`, in this order. */
+  /** Keys the caller reads (in its one store round trip) and hands to `fromStore`, in this order. */
   function storeKeys(jti: string): [string, string] {
     return [markKey(jti), LOADED_KEY];
   }
@@ -135,19 +135,23 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   }
 
   /**
-   * Whether the token is revoked, from the values of `storeKeys` (null: the store failed). The store's
-   * "no" counts only under a complete set; otherwise the database decides.
+   * What the store's answer to `storeKeys` says (null: the store failed), without waiting: revoked, or not
+   * revoked under a complete set (`generation`), or unknown (`generation` null: call `settle`).
    */
-  async function check(jti: string, values: Array<string | null> | null): Promise<RevocationCheck> {
-    if (values) {
-      const [mark, generation] = values;
-      if (mark) return { revoked: true, generation };
-      if (generation && !unmirrored) {
-        audit();
-        return { revoked: false, generation };
-      }
-    }
-    // The store is down or incomplete: a reachable store is refilled (briefly awaited), the database answers.
+  function fromStore(values: Array<string | null> | null): RevocationCheck {
+    if (!values) return { revoked: false, generation: null };
+    const [mark, generation] = values;
+    if (mark) return { revoked: true, generation };
+    if (!generation || unmirrored) return { revoked: false, generation: null };
+    audit();
+    return { revoked: false, generation };
+  }
+
+  /**
+   * The answer when the store could not vouch (down or incomplete): the database decides, and a store that
+   * answered is refilled meanwhile (waited for briefly, so the result can be cached under the new generation).
+   */
+  async function settle(jti: string, values: Array<string | null> | null): Promise<RevocationCheck> {
     const [revoked, generation] = await Promise.all([isRevokedInDatabase(jti), values ? waitBriefly(scheduleLoad()) : null]);
     return { revoked, generation };
   }
@@ -155,7 +159,8 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   /** Whether the token is revoked, with a store read of its own (refresh, which is not on the hot path). */
   async function isRevoked(jti: string): Promise<boolean> {
     const values = await store.getMany(storeKeys(jti)).catch(() => null);
-    return (await check(jti, values)).revoked;
+    const known = fromStore(values);
+    return known.revoked || (known.generation === null && (await settle(jti, values)).revoked);
   }
 
   /**
@@ -169,14 +174,17 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
       await store.set(markKey(jti), '1', Math.max(1, expiresAt - now()));
     } catch (err) {
       mirrored = false;
-      unmirrored = true;
-      repairTimer ??= setInterval(() => void scheduleLoad(), REPAIR_INTERVAL_MS).unref();
       log.warn({ err: (err as Error).message }, 'key-value store unavailable: revocation kept in the database, copied later');
     }
     await models.RevokedToken.bulkCreate([{ jti, expiresAt, mirrored }], { ignoreDuplicates: true });
+    // Only now: a load that starts after this point is sure to read the row.
+    if (!mirrored) {
+      unmirrored = true;
+      repairTimer ??= setInterval(() => void scheduleLoad(), REPAIR_INTERVAL_MS).unref();
+    }
   }
 
-  return { storeKeys, check, isRevoked, revoke };
+  return { storeKeys, fromStore, settle, isRevoked, revoke };
 }
 
 export type Revocations = ReturnType<typeof createRevocations>;

@@ -23,6 +23,8 @@ export interface SignInFailure {
   /** Extra public fields of the JSON answer (e.g. `attemptsRemaining`). */
   body?: Record<string, unknown>;
   audit?: ActivityEntry;
+  /** A flow a browser arrives at by redirect (an OAuth callback) answers with a redirect here instead of an error. */
+  redirect?: string;
 }
 
 /** The public answer to a refused sign-in: its message and extra body fields, 401 unless told. */

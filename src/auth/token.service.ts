@@ -108,17 +108,17 @@ export function createTokenService(deps: { config: Config; models: Models; store
       logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
     }
     const [cached, version] = values ?? [null, null];
-    const revocation = await revocations.check(claims.jti, values && values.slice(2));
-    if (revocation.revoked) return null;
-    if (cached && revocation.generation) {
+    const known = revocations.fromStore(values && values.slice(2));
+    if (known.revoked) return null;
+    if (cached && known.generation) {
       const entry = JSON.parse(cached) as CacheEntry;
-      if (entry.version === version && entry.generation === revocation.generation && entry.user.id === claims.sub) {
+      if (entry.version === version && entry.generation === known.generation && entry.user.id === claims.sub) {
         return { user: entry.user, claims };
       }
     }
 
-    const user = await loadUser(claims.sub);
-    if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
+    const [user, revocation] = await Promise.all([loadUser(claims.sub), known.generation ? known : revocations.settle(claims.jti, values)]);
+    if (revocation.revoked || !user || !user.active || user.tokenEpoch !== claims.ep) return null;
     const authUser = toAuthUser(user);
     // Cached only under a complete revocation set, so a later restart of the store voids the entry.
     if (revocation.generation) {

@@ -38,7 +38,7 @@ const REGISTER_FIELDS: readonly FormField[] = [
 
 /** Handlers of the /auth session routes other than sign-in itself (strategies + the session step do that). */
 export function createAuthController(container: Container) {
-  const { auth, cookies, profiles, settings, users, plugins, magicLinks, sessions } = container;
+  const { auth, cookies, profiles, settings, users, plugins, magicLinks, sessions, oauthProviders } = container;
 
   /** Custom fields come back typed (a ticked checkbox as true, a multiselect as a list), as the partial expects. */
   function typedValues(body: unknown): Record<string, unknown> {
@@ -54,7 +54,7 @@ export function createAuthController(container: Container) {
 
   /** The other sign-in methods the page offers, read on every draw (an admin's switch shows at once). */
   async function otherMethods() {
-    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable() };
+    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable(), oauthProviders: await oauthProviders.enabled() };
   }
 
   /** Draws the sign-in page (also after a magic-link form post: its message or its field error). */

@@ -14,7 +14,7 @@ import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail' | 'oauth';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -33,6 +33,8 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   // is the normalised one) so one mailbox cannot be flooded from many addresses.
   magicLink: { limit: 5, windowSeconds: 60 },
   magicLinkEmail: { limit: 3, windowSeconds: 15 * 60 },
+  // Starting an OAuth flow and its callback share one budget: a sign-in takes two requests.
+  oauth: { limit: 30, windowSeconds: 60 },
 };
 
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
@@ -44,6 +46,7 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   refresh: 'refresh',
   magicLink: 'magic-link',
   magicLinkEmail: 'magic-link-email',
+  oauth: 'oauth',
 };
 
 /** A shared-store call that takes longer than this counts as a failure (the request never hangs on it). */
@@ -200,5 +203,6 @@ export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOp
     refresh: build('refresh'),
     magicLink: build('magicLink'),
     magicLinkEmail: build('magicLinkEmail', emailKey),
+    oauth: build('oauth'),
   };
 }

@@ -1,11 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { jsonColumn } from './json-column';
 import { defineRevokedToken, RevokedToken } from './revoked-token';
 
@@ -57,17 +50,13 @@ export class AuthVerification extends Model<InferAttributes<AuthVerification>, I
   declare id: string;
   declare identifier: string;
   declare value: string;
-  /** The user's token epoch when the link was issued (0 for an email without an account). */
-  declare userEpoch: CreationOptional<number>;
+  declare userEpoch: CreationOptional<number>; // the user's token epoch at issue (0: no account yet)
   declare expiresAt: Date;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
 
-export class PasswordResetToken extends Model<
-  InferAttributes<PasswordResetToken>,
-  InferCreationAttributes<PasswordResetToken>
-> {
+export class PasswordResetToken extends Model<InferAttributes<PasswordResetToken>, InferCreationAttributes<PasswordResetToken>> {
   declare id: string;
   declare userId: string;
   declare tokenHash: string;

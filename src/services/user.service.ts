@@ -51,6 +51,12 @@ export interface CreateUserOptions {
    * user already exists" when any admin exists (seed-admin). Both decided under the same lock as the role.
    */
   onlyIf?: 'first-user' | 'no-admin';
+  /**
+   * More writes that belong with the new user (an OAuth link), run in the same transaction right after
+   * the user and profile rows. Preferred over `transaction` on MariaDB: createUser then holds a single
+   * pooled connection, so many parallel creations cannot exhaust the pool waiting for a second one.
+   */
+  afterInsert?: (user: User, transaction: Transaction) => Promise<void>;
 }
 
 /** The public user of the Login response and /auth/me (SPEC 2.1), without custom fields. */
@@ -191,6 +197,7 @@ export function createUserService(deps: {
       { transaction },
     );
     await profiles.createForUser(id, input.profile ?? {}, transaction);
+    if (options.afterInsert) await options.afterInsert(user, transaction);
     if (claimed === null) {
       // The first user claims the row; so does any creation that finds users made elsewhere (a seeder).
       claim.value = { userId: isFirstUser ? id : 'preexisting' };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { startService, type ServiceProcess } from '../support/service-process';
-import { call, randomIp, redisServerInstalled, scratchDatabase, startRedis, type PrivateRedis, type ScratchDatabase } from '../support/processes';
+import { call, randomIp, scratchDatabase, startControlledRedis, type ControlledRedis, type ScratchDatabase } from '../support/processes';
+import { redisServerAvailable } from '../support/redis-server';
 import { uniqueEmail } from '../support/context';
 
 const PASSWORD = 'fault-password-123';
@@ -21,7 +22,7 @@ interface LoadReport {
 
 describe('Redis faults: a private redis-server killed and restarted, frozen and resumed, under load', function () {
   this.timeout(240_000);
-  let redis: PrivateRedis | undefined;
+  let redis: ControlledRedis | undefined;
   let db: ScratchDatabase | undefined;
   let service: ServiceProcess | undefined;
   let base = '';
@@ -30,15 +31,17 @@ describe('Redis faults: a private redis-server killed and restarted, frozen and 
   let kept = '';
   /** Logged out before any outage: must stay refused throughout and after. */
   let loggedOut = '';
+  let userId = '';
 
   before(async function () {
-    if (!redisServerInstalled()) this.skip();
-    redis = await startRedis();
+    if (!redisServerAvailable()) this.skip();
+    redis = await startControlledRedis();
     db = await scratchDatabase('faults');
     service = await startService({ DATABASE_URL: db.url, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' }, 60_000);
     base = service.baseUrl;
     const registered = await call(base, 'POST', '/auth/register', { body: { email, password: PASSWORD } });
     assert.equal(registered.status, 201, JSON.stringify(registered.body));
+    userId = (registered.body.user as { id: string }).id;
     kept = (await signIn()).token;
     loggedOut = (await signIn()).token;
     assert.equal((await call(base, 'POST', '/auth/logout', { token: loggedOut })).status, 200);
@@ -66,13 +69,15 @@ describe('Redis faults: a private redis-server killed and restarted, frozen and 
     }
   }
 
-  /** Drives what needs no Redis from four clients for `ms`, while `fault` runs alongside. */
+  /** Drives what needs no Redis (reads, sign-in, refresh, a profile write) from four clients for `ms`, while `fault` runs alongside. */
   async function underLoad(ms: number, fault: () => Promise<void> = async () => {}): Promise<LoadReport> {
     const report: LoadReport = { requests: 0, failures: [], slowest: 0 };
     const checks: Array<() => Promise<[string, number, number, number]>> = [
       async () => ['GET /auth/me (signed in)', 200, ...pick(await call(base, 'GET', '/auth/me', { token: kept }))],
       async () => ['GET /auth/me (logged out before)', 401, ...pick(await call(base, 'GET', '/auth/me', { token: loggedOut }))],
       async () => ['POST /auth/login', 200, ...pick(await call(base, 'POST', '/auth/login', { body: { email, password: PASSWORD } }))],
+      async () => ['POST /auth/refresh', 200, ...pick(await call(base, 'POST', '/auth/refresh', { token: kept }))],
+      async () => ['PUT /api/user-profiles/:id', 200, ...pick(await call(base, 'PUT', `/api/user-profiles/${userId}`, { token: kept, body: { profile: { bio: 'x' } } }))],
       async () => ['GET /health', 200, ...pick(await call(base, 'GET', '/health'))],
     ];
     const pick = (res: { status: number; ms: number }): [number, number] => [res.status, res.ms];

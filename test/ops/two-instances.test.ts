@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { startService, type ServiceProcess } from '../support/service-process';
-import { call, randomIp, redisServerInstalled, scratchDatabase, startRedis, type PrivateRedis, type ScratchDatabase } from '../support/processes';
+import { call, randomIp, scratchDatabase, startControlledRedis, type ControlledRedis, type ScratchDatabase } from '../support/processes';
+import { redisServerAvailable } from '../support/redis-server';
 import { uniqueEmail } from '../support/context';
 
 const PASSWORD = 'two-instances-123';
@@ -12,7 +13,7 @@ const PASSWORD = 'two-instances-123';
  */
 describe('two instances, one system', function () {
   this.timeout(180_000);
-  let redis: PrivateRedis | undefined;
+  let redis: ControlledRedis | undefined;
   let db: ScratchDatabase | undefined;
   const services: ServiceProcess[] = [];
   let a = '';
@@ -20,8 +21,8 @@ describe('two instances, one system', function () {
   let admin = '';
 
   before(async function () {
-    if (!/^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? '') || !redisServerInstalled()) this.skip();
-    redis = await startRedis();
+    if (!/^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? '') || !redisServerAvailable()) this.skip();
+    redis = await startControlledRedis();
     db = await scratchDatabase('two');
     const env = { DATABASE_URL: db.url, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' };
     // The first applies the migrations; the second then finds them applied.

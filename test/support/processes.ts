@@ -1,91 +1,41 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { killRedis, startRedis } from './redis-server';
 
 /**
- * Processes a fault or scale test starts and ends itself: a private redis-server on a spare loopback
- * port (never the machine's shared one), and scratch databases for service processes
- * (`startService` in ./service-process starts the service itself).
+ * What fault and scale tests need around service processes (`startService` in ./service-process starts
+ * the service itself): a private Redis they can break, scratch databases, and a JSON client.
  */
 
-/** A free loopback port. */
-export async function sparePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Resolves once the child has exited (at once when it already has). */
-export function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-export function redisServerInstalled(): boolean {
-  return spawnSync('redis-server', ['--version']).status === 0;
-}
-
-/** Whether something on the port answers PING with PONG within the timeout. */
-function pong(port: number, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
-
-/** A redis-server of the test's own: no persistence, so a restart comes back empty. */
-export interface PrivateRedis {
+/** A private redis-server (./redis-server, never the shared one) a fault test can break in every way. */
+export interface ControlledRedis {
   readonly url: string;
-  readonly port: number;
   /** SIGKILL: gone at once, with everything it held. */
   kill(): Promise<void>;
   /** SIGSTOP: connections stay open and nothing answers. */
   freeze(): void;
   /** SIGCONT after freeze. */
   resume(): void;
-  /** Starts a new, empty server on the same port (after kill). */
+  /** A new, empty server on the same port (after kill): a restart without persistence. */
   restart(): Promise<void>;
 }
 
-export async function startRedis(): Promise<PrivateRedis> {
-  const port = await sparePort();
-  let child: ChildProcess;
-  const launch = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    while (!(await pong(port, 500))) {
-      if (Date.now() > deadline || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        throw new Error(`redis-server on port ${port} did not start`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  await launch();
+export async function startControlledRedis(): Promise<ControlledRedis> {
+  let current = await startRedis();
   return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
+    url: current.url,
     async kill() {
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-      await exited(child);
+      current.process.kill('SIGCONT');
+      await killRedis(current);
     },
-    freeze: () => child.kill('SIGSTOP'),
-    resume: () => child.kill('SIGCONT'),
-    restart: launch,
+    freeze: () => current.process.kill('SIGSTOP'),
+    resume: () => current.process.kill('SIGCONT'),
+    async restart() {
+      current = await startRedis(current.port);
+    },
   };
 }
 

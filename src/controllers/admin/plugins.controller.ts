@@ -47,7 +47,7 @@ function pluginName(req: Request): PluginName {
  * only turns typed text into the types that schema judges (src/plugins/plugin-form.ts).
  */
 export function createPluginsPages(container: Container) {
-  const { plugins, config, mailer } = container;
+  const { plugins, config, mailer, oauthProviders } = container;
 
   const list: RequestHandler = async (_req, res) => {
     const all = await plugins.list();
@@ -66,7 +66,7 @@ export function createPluginsPages(container: Container) {
       return { envSmtp: Boolean(config.smtpUrl), envFrom: config.emailFrom ?? null, mailReady: await mailer.isConfigured(), adminEmail: (req.user as Express.User).email };
     }
     if (name === 'oauth-providers') {
-      return { providers: OAUTH_PROVIDERS, callbackUrls: Object.fromEntries(OAUTH_PROVIDERS.map((provider) => [provider, `${config.baseUrl}/auth/oauth/${provider}/callback`])) };
+      return { providers: OAUTH_PROVIDERS, callbackUrls: Object.fromEntries(OAUTH_PROVIDERS.map((provider) => [provider, oauthProviders.callbackUrl(provider)])) };
     }
     return { preview: otpPreview(state.previewSettings ?? {}) };
   }

@@ -27,28 +27,14 @@ const PASSWORD_FIELDS: readonly PageField[] = [
 
 const passwordChange = z.strictObject({ currentPassword: signInPassword, newPassword });
 
-/** A linked sign-in account as views/admin/partials/linked-accounts.ejs draws it. */
-export interface LinkedAccountsView {
-  accounts: { provider: string; label: string; email: string | null; linkedAt: Date }[];
-  linkable: { name: string; label: string }[];
-}
-
-/**
- * OAUTH HOOK: the user's linked accounts and the enabled providers they could still link. Empty until the
- * OAuth service exists (branch `oauth` replaces this body with its service's answer).
- */
-async function linkedAccounts(_container: Container, _userId: string): Promise<LinkedAccountsView> {
-  return { accounts: [], linkable: [] };
-}
-
 /** `/admin/profile`: any signed-in user's own names, profile fields, password and linked accounts. */
 export function createProfilePageController(container: Container) {
-  const { userAdmin, profiles, account, tokens, cookies } = container;
+  const { userAdmin, profiles, account, tokens, cookies, oauth } = container;
   const customFields = visibleFields(profiles.definition.fields);
   const self = (req: Request) => (req.user as Express.User).id;
 
   async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
-    const [user, profile, linked] = await Promise.all([userAdmin.get(self(req)), profiles.get(self(req)), linkedAccounts(container, self(req))]);
+    const [user, profile, linked] = await Promise.all([userAdmin.get(self(req)), profiles.get(self(req)), oauth.linkedAccountsView(self(req))]);
     const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
     renderForm(res, 'admin/profile', status, {
       title: 'Your profile', user, nameFields: NAME_FIELDS, passwordFields: PASSWORD_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, linked, ...state, values,

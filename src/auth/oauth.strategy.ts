@@ -1,0 +1,128 @@
+import type { Request, Response } from 'express';
+import { Strategy } from 'passport-strategy';
+import { AuthorizationError, TokenError, type VerifyCallback } from 'passport-oauth2';
+import { AppError } from '../http/app-error';
+import { requestContext } from '../http/request-context';
+import { toAuthUser } from './auth-user';
+import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from './oauth-providers';
+import type { OAuthStateStore, StateFailureReason } from './oauth-state';
+import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
+import { OAUTH_OUTCOME_MESSAGES, OAUTH_SERVICE_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/oauth.service';
+import type { SignInFailure, SignInInfo } from './sign-in-result';
+
+/** Where a linking flow ends (CONTRACT 4), and where a failed sign-in callback sends the browser. */
+export const LINK_LANDING = '/admin/profile';
+const SIGN_IN_PAGE = '/auth/login';
+
+export const OAUTH_CALLBACK_MESSAGES = {
+  state: 'Sign-in could not be completed: the request expired, was already used, or was started in another browser. Please try again.',
+  provider: (label: string) => `Sign-in with ${label} was cancelled or failed. Please try again.`,
+  disabled: (label: string) => `Sign-in with ${label} is not available.`,
+  otherUser: 'The account link was completed while another user was signed in. Sign in as the user who started it and try again.',
+} as const;
+
+type CallbackFailureReason = OAuthRefusal | StateFailureReason | 'missing_code' | 'provider_denied' | 'provider_error' | 'token_failed' | 'profile_failed' | 'provider_disabled' | 'other_user';
+
+function withNotice(path: string, key: 'error' | 'message', text: string): string {
+  return `${path}?${key}=${encodeURIComponent(text)}`;
+}
+
+/** Which step of passport-oauth2 failed, for the activity row (the user reads one message for all). */
+function providerFailure(err: unknown): CallbackFailureReason {
+  if (err instanceof AuthorizationError) return 'provider_error';
+  if (err instanceof TokenError || (err instanceof Error && /access token/i.test(err.message))) return 'token_failed';
+  return 'profile_failed';
+}
+
+/**
+ * The OAuth callback (`GET /auth/oauth/:provider/callback`) as a Passport strategy: it builds the
+ * provider's passport-oauth2 strategy from the current settings, lets it check and consume the state,
+ * exchange the code (with the PKCE verifier) and load the profile, then lets the OAuth service apply the
+ * outcome rules. Success hands the user to the session step; every failure is a redirect to the sign-in
+ * page (or, for a linking flow, the profile page) with the reason, and no cookies.
+ */
+export class OAuthCallbackStrategy extends Strategy {
+  readonly name = 'oauth';
+
+  constructor(private readonly deps: { providers: OAuthProviders; oauth: Pick<OAuthService, 'signIn' | 'link'> }) {
+    super();
+  }
+
+  override authenticate(req: Request): void {
+    let provider: OAuthProviderName;
+    try {
+      provider = this.deps.providers.known(String(req.params.provider));
+    } catch (err) {
+      return this.error(err as Error);
+    }
+    const label = PROVIDER_LABELS[provider];
+    const query = req.query as Record<string, unknown>;
+    const res = req.res as Response;
+    const refuse = (reason: CallbackFailureReason, message: string, linking = false, user: { id: string; email: string } | null = null) =>
+      this.refuse(provider, reason, message, linking, user);
+
+    // Four parameters: passport-oauth2 picks the (accessToken, refreshToken, profile, done) form by arity. The
+    // tokens are used for nothing else and never kept; `done` is not called: this strategy answers itself.
+    const verify = (states: OAuthStateStore) => (_access: string, _refresh: string, profile: ProviderProfile, _done: VerifyCallback) => {
+      const record = states.record;
+      if (!record) return refuse('state_invalid', OAUTH_CALLBACK_MESSAGES.state);
+      const identity = this.deps.providers.identityOf(provider, profile);
+      const context = requestContext(req);
+      if (record.linkUserId) {
+        // A credential that arrived with the callback and names someone else: never link to the wrong person.
+        if (req.user && req.user.id !== record.linkUserId) return refuse('other_user', OAUTH_CALLBACK_MESSAGES.otherUser, true);
+        this.deps.oauth.link(record.linkUserId, identity, context).then((outcome) => {
+          if (!outcome.ok) return refuse(outcome.reason, OAUTH_OUTCOME_MESSAGES[outcome.reason](label), true);
+          const info: SignInInfo = {
+            method: provider,
+            details: { linking: true },
+            redirect: withNotice(LINK_LANDING, 'message', OAUTH_SERVICE_MESSAGES.linked(label)),
+          };
+          this.success(toAuthUser(outcome.user), info);
+        }, (err: unknown) => this.error(err as Error));
+        return;
+      }
+      this.deps.oauth.signIn(identity, context).then((outcome) => {
+        if (!outcome.ok) return refuse(outcome.reason, OAUTH_OUTCOME_MESSAGES[outcome.reason](label), false, outcome.user);
+        const details = { ...(outcome.created ? { created: true, role: outcome.user.role } : {}), ...(outcome.linked ? { linked: true } : {}) };
+        this.success(toAuthUser(outcome.user), { method: provider, details, redirect: record.redirect });
+      }, (err: unknown) => this.error(err as Error));
+    };
+
+    this.deps.providers.strategyFor(provider, res, {}, verify).then(
+      ({ strategy, states }) => {
+        // The inner strategy only reports failures: success is decided by the verify function above.
+        strategy.success = () => undefined;
+        strategy.redirect = () => refuse('missing_code', OAUTH_CALLBACK_MESSAGES.provider(label));
+        strategy.fail = (challenge?: unknown) => {
+          const reason = (challenge as { reason?: StateFailureReason } | undefined)?.reason;
+          if (reason) return refuse(reason, OAUTH_CALLBACK_MESSAGES.state);
+          refuse('provider_denied', OAUTH_CALLBACK_MESSAGES.provider(label));
+        };
+        strategy.error = (err: unknown) => refuse(providerFailure(err), OAUTH_CALLBACK_MESSAGES.provider(label));
+
+        if (typeof query.error === 'string') {
+          // The provider refused before any code: consume the state anyway, to know where to send the browser.
+          states.verify(req, query.state, null, (_err, ok) => refuse('provider_denied', OAUTH_CALLBACK_MESSAGES.provider(label), Boolean(ok && states.record?.linkUserId)));
+          return;
+        }
+        if (typeof query.code !== 'string' || query.code === '') return refuse('missing_code', OAUTH_CALLBACK_MESSAGES.provider(label));
+        strategy.authenticate(req);
+      },
+      (err: unknown) => {
+        if (err instanceof AppError && err.status === 400) return refuse('provider_disabled', OAUTH_CALLBACK_MESSAGES.disabled(label));
+        this.error(err as Error);
+      },
+    );
+  }
+
+  private refuse(provider: OAuthProviderName, reason: CallbackFailureReason, message: string, linking: boolean, user: { id: string; email: string } | null): void {
+    const failure: SignInFailure = {
+      message,
+      redirect: withNotice(linking ? LINK_LANDING : SIGN_IN_PAGE, 'error', message),
+      // A refused link is not a failed sign-in: only sign-in callbacks leave an auth.login_failed row.
+      ...(linking ? {} : { audit: { action: 'auth.login_failed' as const, userId: user?.id ?? null, email: user?.email ?? null, details: { method: provider, reason } } }),
+    };
+    this.fail(failure, 302);
+  }
+}

@@ -1,0 +1,51 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Container } from '../container';
+import { AppError } from '../http/app-error';
+import { wantsPage } from '../http/pages';
+import { requestContext } from '../http/request-context';
+import { safeRedirect } from '../http/safe-redirect';
+import { PROVIDER_LABELS } from '../auth/oauth-providers';
+import { LINK_LANDING } from '../auth/oauth.strategy';
+import { OAUTH_SERVICE_MESSAGES } from '../services/oauth.service';
+import type { ProviderBody } from '../routes/oauth.schemas';
+
+function profileNotice(key: 'message' | 'error', text: string): string {
+  return `${LINK_LANDING}?${key}=${encodeURIComponent(text)}`;
+}
+
+/** Handlers of /auth/oauth besides the callback (a strategy + the session step do that). */
+export function createOAuthController({ oauth, oauthProviders }: Container) {
+  /** GET /auth/oauth/:provider: off to the provider, with a state bound to this browser. */
+  const start: RequestHandler = async (req, res) => {
+    const query = req.query as { redirect?: string };
+    res.redirect(302, await oauthProviders.authorizationUrl(req, res, String(req.params.provider), { redirect: safeRedirect(query.redirect) }));
+  };
+
+  const accounts: RequestHandler = async (req, res) => {
+    res.json({ accounts: await oauth.accounts((req.user as Express.User).id) });
+  };
+
+  const link: RequestHandler = async (req, res) => {
+    const { provider } = req.body as ProviderBody;
+    const redirectUrl = await oauthProviders.authorizationUrl(req, res, provider, { linkUserId: (req.user as Express.User).id });
+    if (wantsPage(req)) return res.redirect(302, redirectUrl);
+    res.json({ redirectUrl });
+  };
+
+  const unlink: RequestHandler = async (req, res) => {
+    const { provider } = req.body as ProviderBody;
+    await oauth.unlink((req.user as Express.User).id, provider, requestContext(req));
+    const label = PROVIDER_LABELS[oauthProviders.known(provider)];
+    if (wantsPage(req)) return res.redirect(302, profileNotice('message', OAUTH_SERVICE_MESSAGES.unlinked(label)));
+    res.json({ success: true });
+  };
+
+  /** The profile page's forms (link, unlink): a refused post goes back to the page with the reason; JSON clients get the error. */
+  const profileFormErrors: ErrorRequestHandler = (err, req, res, next) => {
+    if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'POST' || !wantsPage(req)) return next(err);
+    const fields = Object.values(err.options.errors ?? {});
+    res.redirect(302, profileNotice('error', fields.length > 0 ? `${err.message}: ${fields.join(', ')}` : err.message));
+  };
+
+  return { start, accounts, link, unlink, profileFormErrors };
+}

@@ -1,0 +1,36 @@
+import type { RequestHandler } from 'express';
+import type { Container } from '../container';
+import { createApiRouter, validated } from '../http/api-router';
+import { createOAuthController } from '../controllers/oauth.controller';
+import { noStore } from '../auth/cookies';
+import { STRATEGY } from '../auth/passport';
+import { OAUTH_ENDPOINTS as doc } from './oauth.schemas';
+
+/** Every answer here carries state, a credential or personal data: never cached. */
+const noStoreAll: RequestHandler = (_req, res, next) => {
+  noStore(res);
+  next();
+};
+
+/**
+ * SPEC 4.3 and CONTRACT 4 (OAuth): sign-in and account linking with GitHub and Google. Mounted at
+ * /auth/oauth. The callback is a sign-in line: limit → authenticate('oauth') → issueSession, with the
+ * cookies SameSite=Lax on that one response (they must survive the provider's cross-site redirect).
+ */
+export function oauthRoutes(container: Container) {
+  const { guards, limits, authenticate, issueSession } = container;
+  const oauth = createOAuthController(container);
+  const api = createApiRouter(container.docs, '/auth/oauth');
+  api.router.use(noStoreAll);
+
+  // Before /:provider, so the literal path is not taken for a provider name.
+  api.get('/accounts', doc.accounts, guards.requireAuth, oauth.accounts);
+  api.post('/link', doc.link, guards.requireAuth, validated, oauth.link);
+  api.post('/unlink', doc.unlink, guards.requireAuth, validated, oauth.unlink);
+  api.get('/:provider', doc.start, limits.oauth, validated, oauth.start);
+  // optionalAuth: a linking callback refuses when a credential arriving with it names another user.
+  api.get('/:provider/callback', doc.callback, limits.oauth, guards.optionalAuth, validated, authenticate(STRATEGY.oauth), issueSession('oauth.login', { sameSite: 'lax', redirect: true }));
+
+  api.router.use(oauth.profileFormErrors);
+  return api.router;
+}

@@ -1,0 +1,235 @@
+import crypto from 'node:crypto';
+import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
+import type { Models, User } from '../models';
+import type { RequestContext } from '../http/request-context';
+import { AppError } from '../http/app-error';
+import { transactionWithRetry } from '../db/transaction-retry';
+import { PROVIDER_LABELS, type OAuthIdentity, type OAuthProviders } from '../auth/oauth-providers';
+import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
+import type { ActivityService } from './activity.service';
+import type { SettingsService } from './settings.service';
+import type { UserService } from './user.service';
+
+/** Why a callback did not sign in or link (activity details; `OAUTH_OUTCOME_MESSAGES` has what the user reads). */
+export type OAuthRefusal =
+  | 'no_email'
+  | 'unverified_email'
+  | 'registration_disabled'
+  | 'inactive'
+  | 'provider_already_linked'
+  | 'linked_to_other'
+  | 'user_unavailable';
+
+export const OAUTH_OUTCOME_MESSAGES: Readonly<Record<OAuthRefusal, (label: string) => string>> = {
+  no_email: (label) => `${label} did not share an email address, so we cannot sign you in with it.`,
+  unverified_email: (label) =>
+    `Your ${label} email address is not verified. Verify it at ${label}, or sign in another way and link ${label} from your profile.`,
+  registration_disabled: () => 'Registration is currently disabled',
+  inactive: () => 'This account is not active',
+  provider_already_linked: (label) => `Another ${label} account is already linked to this account. Unlink it first.`,
+  linked_to_other: (label) => `This ${label} account is already linked to another user.`,
+  user_unavailable: () => 'Your account is not active',
+};
+
+export const OAUTH_SERVICE_MESSAGES = {
+  lastMethod: 'Cannot unlink the only authentication method. Set a password first.',
+  notLinked: (label: string) => `No ${label} account is linked`,
+  linked: (label: string) => `${label} account linked`,
+  unlinked: (label: string) => `${label} account unlinked`,
+} as const;
+
+export type OAuthOutcome = { ok: true; user: User; created: boolean; linked: boolean } | { ok: false; reason: OAuthRefusal; user: User | null };
+
+/** A linked account as `GET /auth/oauth/accounts` answers it (CONTRACT 4). */
+export interface LinkedAccount {
+  provider: string;
+  providerAccountId: string;
+  email: string | null;
+  linkedAt: Date;
+}
+
+const NAME_PART_MAX = 100;
+/** A concurrent callback for the same person won a unique key: deciding once more sees its row. */
+const RACE_RETRIES = 2;
+
+function splitName(name: string | null): { firstName: string | null; lastName: string | null } {
+  if (!name) return { firstName: null, lastName: null };
+  const [first, ...rest] = name.split(/\s+/);
+  return { firstName: first.slice(0, NAME_PART_MAX) || null, lastName: rest.join(' ').slice(0, NAME_PART_MAX) || null };
+}
+
+function isRace(err: unknown): boolean {
+  return err instanceof UniqueConstraintError || (err instanceof AppError && err.status === 409);
+}
+
+/**
+ * OAuth accounts: the callback outcome rules of SPEC 4.3 (with CONTRACT 4's hardening), linking to the
+ * signed-in user, unlinking under the last-method rule, and the lists the API and the profile page show.
+ * Identity is the pair (provider, provider account id); an email alone never signs anyone in.
+ */
+export function createOAuthService(deps: {
+  sequelize: Sequelize;
+  models: Models;
+  users: Pick<UserService, 'createUser'>;
+  settings: Pick<SettingsService, 'getSecuritySettings'>;
+  activity: ActivityService;
+  providers: Pick<OAuthProviders, 'enabled' | 'known'>;
+}) {
+  const { sequelize, models, users, settings, activity, providers } = deps;
+  const withProfile = { include: [{ model: models.UserProfile, as: 'profile' }] };
+
+  async function userById(id: string, transaction?: Transaction): Promise<User | null> {
+    return models.User.findByPk(id, { ...withProfile, transaction });
+  }
+
+  function newLink(userId: string, identity: OAuthIdentity, transaction: Transaction) {
+    return models.OAuthAccount.create(
+      { id: crypto.randomUUID(), userId, provider: identity.provider, providerAccountId: identity.providerAccountId, email: identity.email },
+      { transaction },
+    );
+  }
+
+  async function recordLinked(user: User, identity: OAuthIdentity, via: string, context: RequestContext): Promise<void> {
+    const details = { provider: identity.provider, providerAccountId: identity.providerAccountId, via };
+    await activity.record({ action: 'oauth.linked', userId: user.id, email: user.email, details }, context);
+  }
+
+  /** Rules 2 and 3, after rule 1 found no link: a verified matching email links; else a new account. */
+  async function linkOrCreate(identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+    if (!identity.email) return { ok: false, reason: 'no_email', user: null };
+    // Unverified addresses neither link (takeover) nor create accounts (a squatted account would later
+    // capture the real owner's verified sign-in through rule 2).
+    if (!identity.emailVerified) return { ok: false, reason: 'unverified_email', user: null };
+    const email = identity.email;
+
+    const existing = await models.User.findOne({ where: { email }, ...withProfile });
+    if (existing) {
+      if (!existing.active) return { ok: false, reason: 'inactive', user: existing };
+      const refused = await transactionWithRetry(sequelize, async (transaction) => {
+        const other = await models.OAuthAccount.findOne({ where: { userId: existing.id, provider: identity.provider }, transaction });
+        if (other) return true;
+        await newLink(existing.id, identity, transaction);
+        return false;
+      });
+      if (refused) return { ok: false, reason: 'provider_already_linked', user: existing };
+      await recordLinked(existing, identity, 'verified_email', context);
+      return { ok: true, user: existing, created: false, linked: true };
+    }
+
+    const { allowRegistration } = await settings.getSecuritySettings();
+    let created: User;
+    try {
+      created = await users.createUser(
+        { email, ...splitName(identity.name), avatarUrl: identity.avatarUrl },
+        {
+          onlyIf: allowRegistration.value ? undefined : 'first-user',
+          // The user and their link are one transaction: no account without its link, no link without its account.
+          afterInsert: async (user, transaction) => void (await newLink(user.id, identity, transaction)),
+        },
+      );
+    } catch (err) {
+      if (err instanceof AppError && err.status === 403) return { ok: false, reason: 'registration_disabled', user: null };
+      throw err;
+    }
+    const user = (await userById(created.id)) as User;
+    await recordLinked(user, identity, 'new_account', context);
+    return { ok: true, user, created: true, linked: true };
+  }
+
+  async function decide(identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+    const link = await models.OAuthAccount.findOne({ where: { provider: identity.provider, providerAccountId: identity.providerAccountId } });
+    const linkedUser = link ? await userById(link.userId) : null;
+    if (!link || !linkedUser) return linkOrCreate(identity, context);
+    if (!linkedUser.active) return { ok: false, reason: 'inactive', user: linkedUser };
+    if (identity.email && identity.email !== link.email) await link.update({ email: identity.email });
+    return { ok: true, user: linkedUser, created: false, linked: false };
+  }
+
+  /**
+   * A sign-in callback's outcome, rules in order: an existing link signs its user in; else a
+   * provider-verified email of an account links and signs in; else a new viewer (the first user ever:
+   * admin) while registration is allowed. A deactivated user never signs in.
+   */
+  async function signIn(identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await decide(identity, context);
+      } catch (err) {
+        if (attempt >= RACE_RETRIES || !isRace(err)) throw err;
+      }
+    }
+  }
+
+  /** A linking callback: the provider account goes to the user who started the flow, or is refused. */
+  async function link(userId: string, identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+    const outcome = await transactionWithRetry(
+      sequelize,
+      async (transaction): Promise<OAuthOutcome> => {
+        const user = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+        if (!user || !user.active) return { ok: false, reason: 'user_unavailable', user };
+        const where = { provider: identity.provider, providerAccountId: identity.providerAccountId };
+        const existing = await models.OAuthAccount.findOne({ where, transaction });
+        if (existing) {
+          if (existing.userId !== userId) return { ok: false, reason: 'linked_to_other', user };
+          return { ok: true, user, created: false, linked: false };
+        }
+        if (await models.OAuthAccount.findOne({ where: { userId, provider: identity.provider }, transaction })) {
+          return { ok: false, reason: 'provider_already_linked', user };
+        }
+        await newLink(userId, identity, transaction);
+        return { ok: true, user, created: false, linked: true };
+      },
+      { retryOnUniqueViolation: true },
+    );
+    if (!outcome.ok) return outcome;
+    const user = (await userById(userId)) as User;
+    if (outcome.linked) await recordLinked(user, identity, 'link', context);
+    return { ...outcome, user };
+  }
+
+  /**
+   * Removes the user's link to a provider. 404 when not linked; 400 when it is the only way left to
+   * sign in (no password, one link), decided under the user's row lock so two parallel unlinks of the
+   * last two links cannot both succeed.
+   */
+  async function unlink(userId: string, providerName: string, context: RequestContext): Promise<void> {
+    const provider = providers.known(providerName);
+    const label = PROVIDER_LABELS[provider];
+    const user = await transactionWithRetry(sequelize, async (transaction) => {
+      const owner = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+      const links = await models.OAuthAccount.findAll({ where: { userId }, transaction });
+      const target = links.find((row) => row.provider === provider);
+      if (!owner || !target) throw AppError.notFound(OAUTH_SERVICE_MESSAGES.notLinked(label));
+      if (!owner.passwordHash && links.length === 1) throw AppError.badRequest(OAUTH_SERVICE_MESSAGES.lastMethod);
+      await target.destroy({ transaction });
+      return { owner, target };
+    });
+    const details = { provider, providerAccountId: user.target.providerAccountId };
+    await activity.record({ action: 'oauth.unlinked', userId, email: user.owner.email, details }, context);
+  }
+
+  /** The user's linked accounts (CONTRACT 4 `GET /auth/oauth/accounts`), oldest first. */
+  async function accounts(userId: string): Promise<LinkedAccount[]> {
+    const rows = await models.OAuthAccount.findAll({ where: { userId }, order: [['createdAt', 'ASC']] });
+    return rows.map((row) => ({ provider: row.provider, providerAccountId: row.providerAccountId, email: row.email, linkedAt: row.createdAt }));
+  }
+
+  /** What the profile page shows: linked accounts with their labels, and enabled providers not linked yet. */
+  async function linkedAccountsView(userId: string) {
+    const linked = await accounts(userId);
+    const enabled = await providers.enabled();
+    return {
+      accounts: linked.map(({ provider, email, linkedAt }) => ({
+        provider,
+        label: PROVIDER_LABELS[provider as OAuthProviderName] ?? provider,
+        email,
+        linkedAt,
+      })),
+      linkable: enabled.filter((candidate) => !linked.some((account) => account.provider === candidate.name)),
+    };
+  }
+
+  return { signIn, link, unlink, accounts, linkedAccountsView };
+}
+
+export type OAuthService = ReturnType<typeof createOAuthService>;

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Browser, Page } from 'playwright-core';
+import { buildApp, ctx, uniqueEmail } from '../support/context';
+import { launchBrowser } from '../support/browser';
+import { makeUser } from '../support/auth';
+import { signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { OAuthProviderStandIn, enableBoth } from '../support/oauth-provider';
+
+/**
+ * The app at http://localhost:<port> with BASE_URL saying so (redirect_uri must match where the browser
+ * is), and the provider stand-in at 127.0.0.1: another site, as GitHub and Google are, so the SameSite
+ * rules of a real flow apply (the provider's consent click is a cross-site navigation back to us).
+ */
+async function serveAtLocalhost(): Promise<{ url: string; close: () => Promise<void> }> {
+  let app: Express | undefined;
+  const server = http.createServer((req, res) => app!(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  app = buildApp({ env: { BASE_URL: url } });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('OAuth sign-in and account linking in a real browser', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof serveAtLocalhost>>;
+  let stand: OAuthProviderStandIn;
+  let page: Page;
+  let checkScripts: () => Promise<void>;
+
+  before(async () => {
+    stand = await new OAuthProviderStandIn().start();
+    stand.mode = 'consent';
+    browser = await launchBrowser();
+    server = await serveAtLocalhost();
+  });
+  beforeEach(async () => {
+    await enableBoth(stand);
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    checkScripts = watchForScripts(page);
+  });
+  afterEach(async () => {
+    await checkScripts();
+    await page.close();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await stand?.stop();
+  });
+
+  it('when a user links GitHub from their profile and unlinks it again, then the page shows the account, then the message, and the Link button comes back', async () => {
+    const user = await makeUser({ role: 'author' });
+    const githubEmail = uniqueEmail('browser-gh');
+    stand.as('github', { id: 424_242, login: 'browser-linker', name: 'Browser Linker', emails: [{ email: githubEmail, primary: true, verified: true }] });
+    await signInThrough(page, server.url, '/admin/profile', user.email);
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Linked accounts' }) });
+    assert.equal(await section.getByText('No sign-in accounts are linked.').count(), 1);
+    assert.ok(await page.getByRole('button', { name: 'Link Google', exact: true }).isVisible());
+
+    await submit(page, 'Link GitHub');
+    assert.equal(new URL(page.url()).origin, stand.url, 'the browser is at the provider');
+    await submit(page, 'Authorize');
+
+    const landed = new URL(page.url());
+    assert.equal(`${landed.origin}${landed.pathname}`, `${server.url}/admin/profile`);
+    assert.equal(await page.getByRole('status').textContent(), 'GitHub account linked');
+    assert.equal(await section.locator('tbody tr').count(), 1);
+    assert.match((await section.locator('tbody tr').textContent()) ?? '', new RegExp(`GitHub\\s*${githubEmail.replace(/[.]/g, '\\.')}`));
+    assert.equal(await page.getByRole('button', { name: 'Link GitHub', exact: true }).count(), 0);
+    assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id, provider: 'github' } }), 1);
+
+    await submit(page, 'Unlink GitHub');
+    assert.equal(await page.getByRole('status').textContent(), 'GitHub account unlinked');
+    assert.equal(await section.getByText('No sign-in accounts are linked.').count(), 1);
+    assert.ok(await page.getByRole('button', { name: 'Link GitHub', exact: true }).isVisible());
+    assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
+  });
+
+  it('when a new person signs in with Google from the sign-in page, then they reach the admin site, and cannot unlink their only way in', async () => {
+    await makeUser();
+    stand.as('google', { sub: 'browser-google-1', email: uniqueEmail('browser-g'), email_verified: true, name: 'Gee Browser' });
+    await page.goto(`${server.url}/auth/login`);
+    assert.equal(await page.getByRole('link', { name: 'Sign in with GitHub' }).count(), 1);
+
+    await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Sign in with Google' }).click()]);
+    await submit(page, 'Authorize');
+    assert.equal(new URL(page.url()).pathname, '/admin');
+
+    await page.goto(`${server.url}/admin/profile`);
+    await submit(page, 'Unlink Google');
+    assert.equal(await page.getByRole('alert').textContent(), 'Cannot unlink the only authentication method. Set a password first.');
+    assert.equal(await page.getByRole('button', { name: 'Unlink Google' }).count(), 1);
+  });
+});
