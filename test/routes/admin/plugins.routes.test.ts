@@ -282,6 +282,10 @@ describe('admin pages: plugins', () => {
       const stored = (await storedSettings('oauth-providers')) as { providers: { github: Record<string, unknown> } };
       assert.deepEqual([stored.providers.github.clientId, stored.providers.github.clientSecret], ['gh-client-2', 'gh-secret-1']);
       assert.equal(stored.providers.github.authorizationURL, 'http://127.0.0.1:9/authorize', 'a field the post does not carry stays as stored');
+
+      const login = await request(app()).get('/auth/login').set('Accept', 'text/html');
+      assert.match(login.text, /href="\/auth\/oauth\/github"[^>]*>Sign in with GitHub</, 'the sign-in page offers it at once');
+      assert.doesNotMatch(login.text, /Sign in with Google/);
     });
   });
 });
