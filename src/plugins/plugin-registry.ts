@@ -64,7 +64,8 @@ function urlPassword(value: unknown): string | undefined {
   return password ? decodeURIComponent(password) : undefined;
 }
 
-function maskSecret(value: unknown, kind: SecretField['kind']): unknown {
+/** A secret as it may be shown: a whole value as the mask, a URL with its password masked. */
+export function maskSecret(value: unknown, kind: SecretField['kind']): unknown {
   if (kind === 'value') return typeof value === 'string' && value !== '' ? SECRET_MASK : value;
   if (urlPassword(value) === undefined) return value;
   const url = new URL(value as string);

@@ -7,6 +7,7 @@ import type { FormRedraw } from '../../http/pages';
 import { PLUGIN_NAMES, SECRET_MASK, type PluginName } from '../../plugins';
 import { OAUTH_PROVIDERS } from '../../plugins/oauth-providers.plugin';
 import { settingAt, settingControls, settingsFromForm } from '../../plugins/plugin-form';
+import { maskSecret } from '../../plugins/plugin-registry';
 import { otpPreview } from './otp-preview';
 import { withMessage } from './form-input';
 
@@ -47,7 +48,7 @@ function pluginName(req: Request): PluginName {
  * only turns typed text into the types that schema judges (src/plugins/plugin-form.ts).
  */
 export function createPluginsPages(container: Container) {
-  const { plugins, config, mailer } = container;
+  const { plugins, config, mailer, oauthProviders } = container;
 
   const list: RequestHandler = async (_req, res) => {
     const all = await plugins.list();
@@ -66,7 +67,7 @@ export function createPluginsPages(container: Container) {
       return { envSmtp: Boolean(config.smtpUrl), envFrom: config.emailFrom ?? null, mailReady: await mailer.isConfigured(), adminEmail: (req.user as Express.User).email };
     }
     if (name === 'oauth-providers') {
-      return { providers: OAUTH_PROVIDERS, callbackUrls: Object.fromEntries(OAUTH_PROVIDERS.map((provider) => [provider, `${config.baseUrl}/auth/oauth/${provider}/callback`])) };
+      return { providers: OAUTH_PROVIDERS, callbackUrls: Object.fromEntries(OAUTH_PROVIDERS.map((provider) => [provider, oauthProviders.callbackUrl(provider)])) };
     }
     return { preview: otpPreview(state.previewSettings ?? {}) };
   }
@@ -122,11 +123,14 @@ export function createPluginsPages(container: Container) {
     const errors = { ...failure.errors };
     for (const control of settingControls(plugins.definitionOf(name))) {
       const raw = body[control.name];
+      const typed = typeof raw === 'string' ? raw : '';
       if (control.kind === 'boolean') values[control.name] = coerceBoolean(raw) === true;
-      else if (control.secret === 'value') {
-        values[control.name] = '';
-        if (typeof raw === 'string' && raw.trim() !== '') errors[control.name] ??= MESSAGES.retypeSecret;
-      } else values[control.name] = typeof raw === 'string' ? raw : '';
+      else if (control.secret) {
+        // A typed secret is not drawn back: a whole one stays blank, a URL's password is masked.
+        const shown = control.secret === 'value' ? '' : (maskSecret(typed, control.secret) as string);
+        if (typed.trim() !== '' && shown !== typed) errors[control.name] ??= MESSAGES.retypeSecret;
+        values[control.name] = shown;
+      } else values[control.name] = typed;
     }
     const previewSettings = name === 'otp-login' ? (await plugins.check(name, settingsFromForm(plugins.definitionOf(name), body))).settings : undefined;
     const error = Object.keys(failure.errors).length > 0 ? MESSAGES.refused : failure.error;

@@ -209,10 +209,13 @@ describe('admin pages: plugins', () => {
       assert.equal(stored?.fromName, 'Auth 2');
     });
 
-    it('when a post is refused after a new secret was typed, then the secret is not drawn back and the field asks for it again', async () => {
-      const res = await post('/admin/plugins/email', { active: 'off', smtpUrl: '', apiKey: 'brand-new-key', apiUrl: 'ftp://nope', fromEmail: 'not-an-email', fromName: '' });
+    it('when a post is refused after new secrets were typed, then they are not drawn back (the password in a URL masked) and their fields ask for them again', async () => {
+      const res = await post('/admin/plugins/email', { active: 'off', smtpUrl: 'smtp://mailer:new-pass-9@127.0.0.1:25', apiKey: 'brand-new-key', apiUrl: 'ftp://nope', fromEmail: 'not-an-email', fromName: '' });
       assert.equal(res.status, 400);
       assert.ok(!res.text.includes('brand-new-key'));
+      assert.ok(!res.text.includes('new-pass-9'));
+      assert.match(inputTag(res.text, 'smtpUrl'), /value="smtp:\/\/mailer:\*\*\*\*\*\*\*\*@127.0.0.1:25"/);
+      assert.match(fieldError(res.text, 'smtpUrl') ?? '', /type it again/);
       assert.equal(fieldError(res.text, 'apiUrl'), 'must be an http(s) URL');
       assert.equal(fieldError(res.text, 'fromEmail'), 'must be an email address');
       assert.match(fieldError(res.text, 'apiKey') ?? '', /type it again/);
@@ -282,6 +285,10 @@ describe('admin pages: plugins', () => {
       const stored = (await storedSettings('oauth-providers')) as { providers: { github: Record<string, unknown> } };
       assert.deepEqual([stored.providers.github.clientId, stored.providers.github.clientSecret], ['gh-client-2', 'gh-secret-1']);
       assert.equal(stored.providers.github.authorizationURL, 'http://127.0.0.1:9/authorize', 'a field the post does not carry stays as stored');
+
+      const login = await request(app()).get('/auth/login').set('Accept', 'text/html');
+      assert.match(login.text, /href="\/auth\/oauth\/github"[^>]*>Sign in with GitHub</, 'the sign-in page offers it at once');
+      assert.doesNotMatch(login.text, /Sign in with Google/);
     });
   });
 });
