@@ -6,7 +6,8 @@ import type { KeyValueStore } from './store';
 import { createSettingsService } from './services/settings.service';
 import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
-import { createPassport, STRATEGY } from './auth/passport';
+import { createPassport } from './auth/passport';
+import { createTokenCheck } from './auth/jwt.strategy';
 import { createGuards } from './middleware/guards';
 import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
@@ -68,8 +69,8 @@ export function createContainer(deps: AppDependencies) {
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
-  const guards = createGuards(passport, [STRATEGY.jwt]);
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
+  const guards = createGuards({ checkToken: createTokenCheck(tokens), passport, strategies: [] });
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
 

@@ -17,7 +17,7 @@ interface CacheEntry {
 }
 
 const keys = {
-  cache: (token: string) => `vc:${crypto.createHash('sha256').update(token).digest('hex')}`,
+  cache: (token: string) => `vc:${crypto.hash('sha256', token, 'hex')}`,
   userVersion: (userId: string) => `uver:${userId}`,
   revoked: (jti: string) => `revoked:${jti}`,
 };
@@ -29,6 +29,22 @@ export interface IssuedToken {
 }
 
 export type RefreshCheck = { ok: true; user: User; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
+
+/**
+ * The payload of a token read without checking its signature: only to name the store keys of one read.
+ * Its claims are trusted only when the cache holds an entry under the hash of this exact token (which
+ * proves the signature was checked when the entry was written); otherwise the token is fully verified.
+ */
+function unverifiedClaims(token: string): AccessClaims | null {
+  const first = token.indexOf('.');
+  const second = token.indexOf('.', first + 1);
+  if (first <= 0 || second <= first) return null;
+  try {
+    return asAccessClaims(JSON.parse(Buffer.from(token.slice(first + 1, second), 'base64url').toString('utf8')));
+  } catch {
+    return null;
+  }
+}
 
 /** The payload as access claims, or null when a claim is missing or of the wrong kind. */
 function asAccessClaims(payload: unknown): AccessClaims | null {
@@ -90,19 +106,20 @@ export function createTokenService(deps: { config: Config; models: Models; store
 
   /**
    * Full verification of an unexpired token: signature, claims, not revoked, user existing and active,
-   * epoch current. Uses the cache when its entry is current; a store failure means the full check.
+   * epoch current. One store read (`MGET` of the cache entry, the user's version and the revocation mark)
+   * serves a token seen before: an entry under the hash of the whole token proves its signature was
+   * checked, so only expiry, revocation and the user's version remain. A store failure means the full check.
    */
-  async function verify(token: string, verifiedPayload?: unknown): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
-    // passport-jwt has already checked signature and expiry with the same key when it passes the payload.
-    const claims = verifiedPayload === undefined ? decode(token, false) : asAccessClaims(verifiedPayload);
-    if (!claims) return null;
+  async function verify(token: string): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
+    const named = unverifiedClaims(token);
+    if (!named) return null;
     const cacheKey = keys.cache(token);
     let cached: string | null = null;
     let version: string | null = null;
     let revoked: string | null = null;
     let storeWorks = true;
     try {
-      [cached, version, revoked] = await store.getMany([cacheKey, keys.userVersion(claims.sub), keys.revoked(claims.jti)]);
+      [cached, version, revoked] = await store.getMany([cacheKey, keys.userVersion(named.sub), keys.revoked(named.jti)]);
     } catch (err) {
       storeWorks = false;
       logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
@@ -110,9 +127,13 @@ export function createTokenService(deps: { config: Config; models: Models; store
     if (revoked) return null;
     if (cached) {
       const entry = JSON.parse(cached) as CacheEntry;
-      if (entry.version === version && entry.user.id === claims.sub) return { user: entry.user, claims };
+      const live = named.exp > Math.floor(Date.now() / 1000);
+      if (live && entry.version === version && entry.user.id === named.sub) return { user: entry.user, claims: named };
     }
 
+    // Not seen before (or changed since): the signature decides, and the claims are read from the verified token.
+    const claims = decode(token, false);
+    if (!claims) return null;
     const user = await loadUser(claims.sub);
     if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
     const authUser = toAuthUser(user);
