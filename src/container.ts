@@ -50,7 +50,8 @@ export function createContainer(deps: AppDependencies) {
   const mailer = createMailer({ config, logger, plugins });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
   const limits = createRateLimits({ store, logger });
-  const passwords = createPasswordService({ iterations: config.passwordIterations });
+  // One pool thread stays free of hashing for SQLite and file reads (see password.service.ts).
+  const passwords = createPasswordService({ iterations: config.passwordIterations, maxConcurrent: Math.max(1, config.threadPoolSize - 1) });
   const tokens = createTokenService({ config, models, store, settings, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
