@@ -46,7 +46,12 @@ export interface AdminUserChanges {
 
 /** The admin making the change, and from where: both go to the activity log. */
 const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
-const SEARCH_COLUMNS = ['email', 'username', 'first_name', 'last_name'] as const;
+/**
+ * What a search matches: a substring of the email, username, first or last name, case-insensitively.
+ * `search_text` is a generated, indexed column joining the four (migration 20261123000200), so one LIKE
+ * scans one narrow index rather than four columns of every row.
+ */
+const SEARCH_COLUMN = 'search_text';
 // LIKE escape character: `!` rather than a backslash, whose meaning inside string literals differs
 // between MariaDB and SQLite.
 const LIKE_ESCAPE = '!';
@@ -75,9 +80,7 @@ export function createUserAdminService(deps: {
   function searchCondition(q: string): WhereOptions {
     const pattern = `%${q.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c)}%`;
     const escaped = sequelize.escape(pattern);
-    return {
-      [Op.or]: SEARCH_COLUMNS.map((column) => literal(`${quote(column)} LIKE ${escaped} ESCAPE '${LIKE_ESCAPE}'`)),
-    };
+    return literal(`${quote(SEARCH_COLUMN)} LIKE ${escaped} ESCAPE '${LIKE_ESCAPE}'`);
   }
 
   /** One page of users, newest first, filtered by a search string and/or role. */
