@@ -13,12 +13,14 @@ import { profileRoutes } from './routes/profile.routes';
 import { passwordResetRoutes } from './routes/password-reset.routes';
 import { authRoutes } from './routes/auth.routes';
 import { otpRoutes } from './routes/otp.routes';
+import { magicLinkRoutes } from './routes/magic-link.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
 import { contentRoutes } from './routes/content.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { adminRoutes } from './routes/admin';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -37,13 +39,16 @@ export function createApp(deps: AppDependencies): Express {
 
   app.use(chain(requestLogger(logger), ...securityHeaders(config.isProduction)));
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
-  // CSRF before every router, so each cookie-authenticated unsafe request (admin API included) is checked.
-  app.use(chain(cookieParser(), bodyParsing(), container.csrf.protect));
+  // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
+  // CSRF after the session step (so a session-authenticated request is checked too) and before every
+  // router, so each cookie-authenticated unsafe request (admin API included) is checked.
+  app.use(chain(cookieParser(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
   app.use('/api/user-profiles', profileRoutes(container));
   app.use('/auth', authRoutes(container));
   app.use('/auth/otp', otpRoutes(container));
+  app.use('/auth', magicLinkRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));
@@ -52,6 +57,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', activityRoutes(container));
   app.use('/api', pluginsRoutes(container));
   app.use('/api', settingsRoutes(container));
+  app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));
 

@@ -6,13 +6,16 @@ import type { KeyValueStore } from './store';
 import { createSettingsService } from './services/settings.service';
 import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
-import { createPassport } from './auth/passport';
+import { createPassport, STRATEGY } from './auth/passport';
 import { createTokenCheck } from './auth/jwt.strategy';
 import { createGuards } from './middleware/guards';
+import { createAdminPages } from './middleware/admin-pages';
 import { createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
+import { createMagicLinkService } from './services/magic-link.service';
+import { createServerSessions } from './auth/server-session';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAuthenticate } from './auth/authenticate';
@@ -23,11 +26,12 @@ import { createCsrf } from './middleware/csrf';
 import { createAuthCookies } from './auth/cookies';
 import { createPluginRegistry } from './plugins/plugin-registry';
 import { createUserAdminService } from './services/user-admin.service';
+import { createAccountService } from './services/account.service';
 import { createCollectionService } from './services/collection.service';
 import { createContentService } from './services/content.service';
 import { ApiDocs } from './http/api-router';
 import { createProfileService } from './profiles/profile.service';
-import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-definition';
+import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
 
 /** What the app is built from: opened connections and validated configuration (see server.ts). */
 export interface AppDependencies {
@@ -58,6 +62,7 @@ export function createContainer(deps: AppDependencies) {
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
   const users = createUserService({ sequelize, models, passwords, profiles });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
+  const account = createAccountService({ sequelize, models, passwords, tokens, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
@@ -68,16 +73,20 @@ export function createContainer(deps: AppDependencies) {
   });
 
   const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
+  const magicLinks = createMagicLinkService({ config, models, mailer, settings, users, logger });
+  const sessions = createServerSessions({ config, store, logger });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, passwords, logger }), otp });
-  const guards = createGuards({ checkToken: createTokenCheck(tokens), passport, strategies: [] });
+  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, logger }), otp, magicLinks });
+  // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
+  const guards = createGuards({ checkToken: createTokenCheck(tokens), passport, strategies: [STRATEGY.session] });
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
+  const adminPages = createAdminPages({ guards });
 
   return {
-    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin,
-    collections, content, auth, passwordReset, otp, passport, guards, authenticate, issueSession,
+    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
+    collections, content, auth, passwordReset, otp, magicLinks, sessions, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

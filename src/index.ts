@@ -4,4 +4,4 @@ export type { AppDependencies } from './container';
 export { loadConfig } from './config/config';
 export type { Config } from './config/config';
 export { defineUserProfile } from './profiles/profile-definition';
-export type { AuthConfig, ProfileField, ProfileFieldType, UserProfileDefinition } from './profiles/profile-definition';
+export type { AuthConfig, ProfileField, ProfileFieldType, UserProfileDefinition } from './profiles/profile-types';

@@ -6,7 +6,7 @@ import pino, { type Logger } from 'pino';
  */
 const SECRET_KEYS = ['password', 'newPassword', 'passwordHash', 'token', 'code', 'secret', 'clientSecret', 'apiKey', 'smtpUrl', 'body'];
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig, ConfigError, type Config } from './config/config';
 import { bufferedStdout, createLogger } from './logger';
 import { createSequelize } from './db/sequelize';
@@ -7,9 +8,8 @@ import { defineModels } from './models';
 import { createStore } from './store';
 import { createApp } from './app';
 import { loadProfileDefinition } from './config/auth-config';
-import type { NormalizedProfileDefinition } from './profiles/profile-definition';
-
-const SHUTDOWN_GRACE_MS = 10_000;
+import type { NormalizedProfileDefinition } from './profiles/profile-types';
+import { trackForGracefulShutdown } from './graceful-shutdown';
 
 function readConfig(): { config: Config; profileDefinition: NormalizedProfileDefinition } {
   try {
@@ -37,22 +37,17 @@ async function main(): Promise<void> {
   const app = createApp({ config, logger, sequelize, models, store, profileDefinition });
 
   const server = http.createServer(app);
-  server.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
+  const { shutdown } = trackForGracefulShutdown(server, {
+    logger,
+    closeResources: async () => {
+      await Promise.all([store.close(), sequelize.close()]);
+    },
   });
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    server.close(async () => {
-      await Promise.allSettled([store.close(), sequelize.close()]);
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-  };
+  server.listen(config.port, config.host, () => {
+    // The bound port, not the configured one: PORT=0 picks a free port (tests read it from this line).
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
+  });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -1,10 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { AuthPassport } from './passport';
 import type { AuthUser } from './auth-user';
-import { AppError } from '../http/app-error';
 import { requestContext } from '../http/request-context';
 import type { ActivityService } from '../services/activity.service';
-import type { SignInFailure, SignInInfo } from './sign-in-result';
+import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-result';
 
 /**
  * `authenticate('<strategy>')` for sign-in route lines: runs the strategy without a server session; on
@@ -24,7 +23,7 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
           return next();
         }
         const failure = (info ?? { message: 'Authentication required' }) as SignInFailure;
-        const refuse = () => next(new AppError(status ?? 401, failure.message, failure.body ? { body: failure.body } : {}));
+        const refuse = () => next(signInRefused(failure, status));
         if (!failure.audit) return refuse();
         activity.record(failure.audit, requestContext(req)).then(refuse, next);
       };
@@ -32,5 +31,3 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
     };
   };
 }
-
-export type Authenticate = ReturnType<typeof createAuthenticate>;

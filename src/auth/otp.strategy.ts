@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
-import type { OtpService } from '../services/otp.service';
+import type { OtpFailureReason, OtpService } from '../services/otp.service';
 import { OTP_MESSAGES } from '../services/otp.service';
 import type { SignInFailure, SignInInfo } from './sign-in-result';
 
 /** The validated body of POST /auth/otp/verify. */
-export interface OtpVerifyBody {
+interface OtpVerifyBody {
   email: string;
   code: string;
 }
@@ -24,18 +24,23 @@ export class OtpStrategy extends Strategy {
 
   override authenticate(req: Request): void {
     const { email, code } = req.body as OtpVerifyBody;
+    const refusal = (reason: OtpFailureReason, attemptsRemaining: number, userId: string | null, normalizedEmail: string): SignInFailure => ({
+      message: OTP_MESSAGES.invalid,
+      body: { attemptsRemaining },
+      audit: { action: 'auth.login_failed', userId, email: normalizedEmail, details: { method: 'otp', reason } },
+    });
     this.otp.verify(email, code).then(
       (result) => {
         if (result.ok) {
-          const info: SignInInfo = { method: 'otp', details: result.created ? { created: true, role: result.user.role } : {} };
-          return this.success(result.user, info);
+          const { user, claim } = result;
+          const info: SignInInfo = {
+            method: 'otp',
+            details: result.created ? { created: true, role: user.role } : {},
+            spend: async () => ((await claim()) ? null : refusal('already_used', 0, user.id, user.email)),
+          };
+          return this.success(user, info);
         }
-        const failure: SignInFailure = {
-          message: OTP_MESSAGES.invalid,
-          body: { attemptsRemaining: result.attemptsRemaining },
-          audit: { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'otp', reason: result.reason } },
-        };
-        return this.fail(failure, 401);
+        return this.fail(refusal(result.reason, result.attemptsRemaining, result.userId, result.email), 401);
       },
       (err: unknown) => this.error(err as Error),
     );

@@ -5,7 +5,7 @@ import type { PasswordService } from './password.service';
 import { normalizeEmail } from '../services/user.service';
 
 /** Why a password sign-in failed: for the activity log only; every client sees the same 401. */
-export type PasswordLoginFailure = 'unknown_email' | 'wrong_password' | 'inactive';
+type PasswordLoginFailure = 'unknown_email' | 'wrong_password' | 'inactive';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }

@@ -17,7 +17,7 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** SPEC "Permission matrix" as data: the only place that says which role may do what. */
-export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
+const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   admin: new Set(PERMISSIONS),
   editor: new Set<Permission>([
     'create:content',

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { AuthUser } from './auth-user';
-import type { SignInInfo } from './sign-in-result';
+import { signInRefused, type SignInInfo } from './sign-in-result';
 import type { AuthCookies } from './cookies';
-import type { TokenService } from './token.service';
+import type { IssuedToken, TokenService } from './token.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { ActivityAction, ActivityService } from '../services/activity.service';
 import { requestContext } from '../http/request-context';
@@ -22,7 +22,7 @@ export interface SessionStepOptions {
 }
 
 /** Hooks a sign-in method may add to the shared step (the server session of a magic link, say). */
-export type SessionExtension = (req: Parameters<RequestHandler>[0], user: AuthUser) => Promise<void>;
+export type SessionExtension = (req: Parameters<RequestHandler>[0], issued: IssuedToken) => Promise<void>;
 
 /**
  * The one step that ends every sign-in, whatever the method: a token, the `auth_token` + `csrf_token`
@@ -42,7 +42,15 @@ export function createSessionStep(deps: {
       const user = req.user as AuthUser;
       const info = (req.authInfo ?? {}) as Partial<SignInInfo>;
       const issued = await tokens.issue(user);
-      if (options.extend) await options.extend(req, user);
+      // Last of the steps that can fail on the database: a one-time credential is spent only for a sign-in
+      // that then completes (the activity row below never fails the request).
+      const refused = info.spend ? await info.spend() : null;
+      if (refused) {
+        if (refused.audit) await activity.record(refused.audit, requestContext(req));
+        throw signInRefused(refused);
+      }
+      // Before any cookie is set: a method whose extension fails signs nobody in.
+      if (options.extend) await options.extend(req, issued);
       cookies.set(res, issued, options.sameSite);
       const details = { ...(info.method ? { method: info.method } : {}), ...info.details };
       await activity.record({ action, userId: user.id, email: user.email, details }, requestContext(req));

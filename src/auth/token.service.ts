@@ -7,19 +7,23 @@ import type { Models, Role, User } from '../models';
 import type { KeyValueStore } from '../store';
 import type { SettingsService } from '../services/settings.service';
 import { toAuthUser, type AccessClaims, type AuthUser } from './auth-user';
+import { createRevocations } from './revocations';
 
 const ALGORITHM = 'HS256' as const;
-export const VERIFICATION_CACHE_SECONDS = 300;
+const VERIFICATION_CACHE_SECONDS = 300;
 
 interface CacheEntry {
   user: AuthUser;
   version: string | null;
+  /** The revocation set's generation when the entry was made (see revocations.ts). */
+  generation: string;
+  /** Fingerprint of the signing secret that verified the token: an entry outlives no secret rotation. */
+  signer: string;
 }
 
 const keys = {
   cache: (token: string) => `vc:${crypto.hash('sha256', token, 'hex')}`,
   userVersion: (userId: string) => `uver:${userId}`,
-  revoked: (jti: string) => `revoked:${jti}`,
 };
 
 export interface IssuedToken {
@@ -61,7 +65,6 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
   return wellFormed ? (claims as AccessClaims) : null;
 }
 
-
 /**
  * Issues and verifies access tokens (HS256, pinned). Verification results are cached for five minutes
  * in the key-value store under a hash of the whole token. Each user has a version key in the store that
@@ -70,8 +73,11 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
  */
 export function createTokenService(deps: { config: Config; models: Models; store: KeyValueStore; settings: SettingsService; logger: Logger }) {
   const { models, store, settings, logger } = deps;
+  // Single-token revocations: durable in the database, mirrored in the store for the hot path.
+  const revocations = createRevocations({ models, store, logger });
   // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
   const key = crypto.createSecretKey(Buffer.from(deps.config.jwtSecret, 'utf8'));
+  const signer = crypto.hash('sha256', `verification-cache\0${deps.config.jwtSecret}`, 'hex').slice(0, 16);
 
   async function loadUser(userId: string): Promise<User | null> {
     return models.User.findByPk(userId, { include: [{ model: models.UserProfile, as: 'profile' }] });
@@ -106,42 +112,45 @@ export function createTokenService(deps: { config: Config; models: Models; store
 
   /**
    * Full verification of an unexpired token: signature, claims, not revoked, user existing and active,
-   * epoch current. One store read (`MGET` of the cache entry, the user's version and the revocation mark)
-   * serves a token seen before: an entry under the hash of the whole token proves its signature was
-   * checked, so only expiry, revocation and the user's version remain. A store failure means the full check.
+   * epoch current. One store round trip reads the cache entry, the user's version and the revocation
+   * keys. An entry under the hash of the whole token proves this exact token's signature was checked (by
+   * this secret), so a hit leaves only expiry, revocation and the user's version to check: no HMAC, no
+   * jsonwebtoken. A token without an entry is verified before anything else is asked about it. A store
+   * failure means the full check against the database.
    */
   async function verify(token: string): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
     const named = unverifiedClaims(token);
     if (!named) return null;
     const cacheKey = keys.cache(token);
-    let cached: string | null = null;
-    let version: string | null = null;
-    let revoked: string | null = null;
-    let storeWorks = true;
+    let values: Array<string | null> | null = null;
     try {
-      [cached, version, revoked] = await store.getMany([cacheKey, keys.userVersion(named.sub), keys.revoked(named.jti)]);
+      values = await store.getMany([cacheKey, keys.userVersion(named.sub), ...revocations.storeKeys(named.jti)]);
     } catch (err) {
-      storeWorks = false;
       logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
     }
-    if (revoked) return null;
-    if (cached) {
-      const entry = JSON.parse(cached) as CacheEntry;
-      const live = named.exp > Math.floor(Date.now() / 1000);
-      if (live && entry.version === version && entry.user.id === named.sub) return { user: entry.user, claims: named };
+    const [cached, version] = values ?? [null, null];
+    const entry = cached ? (JSON.parse(cached) as CacheEntry) : null;
+    const seen = entry !== null && entry.signer === signer && entry.user.id === named.sub && named.exp > Math.floor(Date.now() / 1000);
+    let claims = seen ? named : decode(token, false);
+    if (!claims) return null;
+    const revocation = await revocations.check(claims.jti, values && values.slice(2));
+    if (revocation.revoked) return null;
+    if (seen && entry && revocation.generation && entry.version === version && entry.generation === revocation.generation) {
+      return { user: entry.user, claims };
     }
 
-    // Not seen before (or changed since): the signature decides, and the claims are read from the verified token.
-    const claims = decode(token, false);
+    // The entry is stale (the user changed, or the revocation set was reloaded): the signature decides again.
+    if (seen) claims = decode(token, false);
     if (!claims) return null;
     const user = await loadUser(claims.sub);
     if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
     const authUser = toAuthUser(user);
-    if (storeWorks) {
+    // Cached only under a complete revocation set, so a later restart of the store voids the entry.
+    if (revocation.generation) {
       const ttl = Math.min(VERIFICATION_CACHE_SECONDS, claims.exp - Math.floor(Date.now() / 1000));
       if (ttl > 0) {
-        const entry: CacheEntry = { user: authUser, version };
-        await store.set(cacheKey, JSON.stringify(entry), ttl).catch(() => undefined);
+        const fresh: CacheEntry = { user: authUser, version, generation: revocation.generation, signer };
+        await store.set(cacheKey, JSON.stringify(fresh), ttl).catch(() => undefined);
       }
     }
     return { user: authUser, claims };
@@ -154,27 +163,19 @@ export function createTokenService(deps: { config: Config; models: Models; store
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);
     if (now >= claims.exp + jwtRefreshGraceSeconds.seconds) return { ok: false, reason: 'invalid' };
-    if (await isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
+    if (await revocations.isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
     const user = await loadUser(claims.sub);
     if (!user || user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
     if (!user.active) return { ok: false, reason: 'inactive' };
     return { ok: true, user, claims };
   }
 
-  async function isRevoked(jti: string): Promise<boolean> {
-    try {
-      return (await store.get(keys.revoked(jti))) !== null;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Ends one token at once: it is denied until it could no longer be refreshed. */
+  /** Ends one token at once: it is denied until it could no longer be refreshed, even after a store restart. */
   async function revokeToken(token: string, claims: AccessClaims): Promise<void> {
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
-    const ttl = Math.max(1, claims.exp + jwtRefreshGraceSeconds.seconds - Math.floor(Date.now() / 1000));
-    await store.set(keys.revoked(claims.jti), '1', ttl);
-    await store.delete(keys.cache(token));
+    await revocations.revoke(claims.jti, claims.exp + jwtRefreshGraceSeconds.seconds);
+    // A cache entry left behind by a failing store is voided by the reload that follows (new generation).
+    await store.delete(keys.cache(token)).catch(() => undefined);
   }
 
   /**

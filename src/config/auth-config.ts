@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config';
-import { EMPTY_PROFILE_DEFINITION, ProfileDefinitionError, validateAuthConfig, type NormalizedProfileDefinition } from '../profiles/profile-definition';
+import { validateAuthConfig } from '../profiles/profile-definition';
+import { EMPTY_PROFILE_DEFINITION, ProfileDefinitionError, type NormalizedProfileDefinition } from '../profiles/profile-types';
 
 /**
  * Reads the AUTH_CONFIG file (`.json`, or `.js` whose export is `{ userProfile }`) once at boot and

@@ -2,10 +2,10 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { formErrors, notice, renderForm, wantsPage, type FormRedraw } from '../http/pages';
+import { formErrors, notice, renderForm, wantsPage, type FormRedraw, type FormState } from '../http/pages';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
 import { extractToken } from '../auth/credentials';
-import { coerceFormValues } from '../profiles/profile-validator';
+import { coerceFormValues } from '../profiles/profile-form';
 import type { RegisterBody, SeedAdminBody } from '../routes/auth.schemas';
 
 const TITLES = { login: 'Sign in', register: 'Create an account' } as const;
@@ -38,7 +38,7 @@ const REGISTER_FIELDS: readonly FormField[] = [
 
 /** Handlers of the /auth session routes other than sign-in itself (strategies + the session step do that). */
 export function createAuthController(container: Container) {
-  const { auth, cookies, profiles, settings, users, plugins } = container;
+  const { auth, cookies, profiles, settings, users, plugins, magicLinks, sessions } = container;
 
   /** Custom fields come back typed (a ticked checkbox as true, a multiselect as a list), as the partial expects. */
   function typedValues(body: unknown): Record<string, unknown> {
@@ -54,24 +54,22 @@ export function createAuthController(container: Container) {
 
   /** The other sign-in methods the page offers, read on every draw (an admin's switch shows at once). */
   async function otherMethods() {
-    return { otpEnabled: await plugins.isActive('otp-login') };
+    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable() };
+  }
+
+  /** Draws the sign-in page (also after a magic-link form post: its message or its field error). */
+  async function renderLogin(res: Response, status: number, state: FormState): Promise<void> {
+    renderForm(res, 'auth/login', status, { title: TITLES.login, fields: LOGIN_FIELDS, ...state, ...(await otherMethods()) });
   }
 
   const loginPage: RequestHandler = async (req, res) => {
     const query = req.query as Record<string, unknown>;
-    renderForm(res, 'auth/login', 200, {
-      title: TITLES.login,
-      fields: LOGIN_FIELDS,
-      error: notice(query.error),
-      message: notice(query.message),
-      redirect: safeRedirect(query.redirect),
-      ...(await otherMethods()),
-    });
+    await renderLogin(res, 200, { error: notice(query.error), message: notice(query.message), redirect: safeRedirect(query.redirect) });
   };
 
   const redrawLogin: FormRedraw = async (req, res, failure) => {
     const values = typedValues(req.body);
-    renderForm(res, 'auth/login', failure.status, { title: TITLES.login, fields: LOGIN_FIELDS, ...failure, values, redirect: safeRedirect(values.redirect), ...(await otherMethods()) });
+    await renderLogin(res, failure.status, { ...failure, values, redirect: safeRedirect(values.redirect) });
   };
 
   const registerPage: RequestHandler = async (_req, res) => {
@@ -104,8 +102,10 @@ export function createAuthController(container: Container) {
     res.json({ token: issued.token, expiresIn: issued.expiresIn });
   };
 
-  function signedOut(req: Request, res: Response): void {
+  /** Clears the cookies and ends the request's server session (CONTRACT 3), then answers. */
+  async function signedOut(req: Request, res: Response): Promise<void> {
     cookies.clear(res);
+    await sessions.end(req, res);
     if (wantsPage(req)) {
       res.redirect(302, `/auth/login?message=${encodeURIComponent(SIGNED_OUT)}`);
       return;
@@ -116,12 +116,12 @@ export function createAuthController(container: Container) {
   const logout: RequestHandler = async (req, res) => {
     const signedIn = req.user && req.authToken && req.tokenClaims ? { user: req.user, token: req.authToken, claims: req.tokenClaims } : null;
     await auth.logout(signedIn, requestContext(req));
-    signedOut(req, res);
+    await signedOut(req, res);
   };
 
   const logoutAll: RequestHandler = async (req, res) => {
     await auth.logoutAll(req.user as Express.User, requestContext(req));
-    signedOut(req, res);
+    await signedOut(req, res);
   };
 
   const seedAdmin: RequestHandler = async (req, res) => {
@@ -131,5 +131,5 @@ export function createAuthController(container: Container) {
   /** A refused post of the sign-in or registration form gets its page back (status kept: 400, 401, 403, 409, 429). */
   const formErrorPages = formErrors({ '/login': redrawLogin, '/register': redrawRegister });
 
-  return { loginPage, registerPage, register, me, refresh, logout, logoutAll, seedAdmin, formErrorPages };
+  return { renderLogin, loginPage, registerPage, register, me, refresh, logout, logoutAll, seedAdmin, formErrorPages };
 }

@@ -6,7 +6,7 @@ import { validate } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export interface ResponseDoc {
+interface ResponseDoc {
   description: string;
   schema?: ZodType;
 }
@@ -20,7 +20,7 @@ export interface Endpoint {
   query?: ZodType;
   params?: ZodType;
   responses: Record<number, string | ResponseDoc>;
-  /** The endpoint needs a signed-in user (Bearer token or the auth cookie). */
+  /** The endpoint needs a signed-in user (Bearer token, the auth_token cookie or a magic-link auth_session). */
   auth?: boolean;
   /** The endpoint also serves an HTML form, so urlencoded bodies are accepted as well as JSON. */
   form?: boolean;
@@ -34,6 +34,7 @@ export class ApiDocs {
   constructor(private readonly info: { title: string; version: string; description?: string }) {
     this.registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     this.registry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_token' });
+    this.registry.registerComponent('securitySchemes', 'sessionAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' });
   }
 
   add(method: Method, path: string, endpoint: Endpoint): void {
@@ -45,7 +46,7 @@ export class ApiDocs {
       summary: endpoint.summary,
       description: endpoint.description,
       tags: endpoint.tags,
-      security: endpoint.auth ? [{ bearerAuth: [] }, { cookieAuth: [] }] : undefined,
+      security: endpoint.auth ? [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }] : undefined,
       request: {
         // zod-to-openapi only reads object schemas for parameters; endpoints pass z.object for these.
         params: endpoint.params as never,
@@ -112,5 +113,3 @@ export function createApiRouter(docs: ApiDocs, mountPath: string) {
     delete: define('delete'),
   };
 }
-
-export type ApiRouter = ReturnType<typeof createApiRouter>;

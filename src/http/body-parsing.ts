@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { AppError } from './app-error';
 
-export const BODY_LIMIT = '100kb';
+const BODY_LIMIT = '100kb';
 
 const parseJson = express.json({ limit: BODY_LIMIT, strict: true });
 const parseForm = express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 200 });

@@ -6,6 +6,7 @@ import { isBrowserRequest } from './negotiation';
 interface BodyParserError {
   type?: string;
   status?: number;
+  expose?: boolean;
 }
 
 /** Translates errors thrown by body parsing and the database into AppErrors; anything else stays unknown. */
@@ -23,16 +24,34 @@ function toAppError(err: unknown): AppError | undefined {
     case 'parameters.too.many':
       return new AppError(413, 'Too many form fields');
   }
+  // The router could not percent-decode a path parameter (`/api/users/%E0%A4%A`): the client's mistake.
+  if (err instanceof URIError && parserError.status === 400) return AppError.badRequest('Malformed URL encoding');
+  // Any other client error of the body reader (a gzip/deflate/br body that does not inflate, a length
+  // that does not match, an aborted upload) is a 400 with a fixed message; the library's text stays internal.
+  if (parserError?.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return new AppError(parserError.status, parserError.status === 400 ? 'Request body could not be read' : 'Request body refused');
+  }
   if (isDatabaseUnavailable(err)) return AppError.serviceUnavailable();
   return undefined;
 }
 
-/** Connection-level failures mean the database is unreachable, which is the client's 503, not a 500. */
-export function isDatabaseUnavailable(err: unknown): boolean {
+/** Socket-level error codes under a query: the link to the database broke, not the query. */
+const LINK_ERROR_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN',
+  'SQLITE_BUSY', 'SQLITE_CANTOPEN',
+]);
+
+/**
+ * Connection-level failures mean the database is unreachable, which is the client's 503, not a 500:
+ * Sequelize's connection and timeout errors (no connection could be had), and a query error whose
+ * driver error is a broken link (a socket code, or mysql2's `fatal` flag: the connection is dead).
+ */
+function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
   if (!(err instanceof SequelizeError)) return false;
-  const code = (err as { parent?: { code?: string } }).parent?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_CANTOPEN' || code === 'PROTOCOL_CONNECTION_LOST' || code === 'ECONNREFUSED';
+  const parent = (err as { parent?: { code?: string; fatal?: boolean } }).parent;
+  return parent?.fatal === true || (parent?.code !== undefined && LINK_ERROR_CODES.has(parent.code));
 }
 
 export const notFoundHandler: RequestHandler = (_req, _res, next) => {

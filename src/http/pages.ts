@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AppError } from './app-error';
 
 /**
@@ -59,6 +59,23 @@ export function formErrors(redraws: Record<string, FormRedraw>): ErrorRequestHan
     if (!redraw) return next(err);
     for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
     await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
+  };
+}
+
+/**
+ * A form post's handler whose refusal (a 4xx AppError: validation, a conflict, a denial) comes back to
+ * its form through `redraw`, with the errors and the typed values. For routes with parameters
+ * (`/users/:id/edit`), which `formErrors` cannot key by path; failures of 500 and up go on to the error handler.
+ */
+export function formPost(handle: RequestHandler, redraw: FormRedraw): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      await handle(req, res, next);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+      await redraw(req, res, { status: err.status, error: err.message, errors: err.options.errors ?? {}, body: err.options.body });
+    }
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
 // Far beyond any real list; keeps the offset a safe integer.
 const MAX_PAGE = 1_000_000;
 

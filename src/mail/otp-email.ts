@@ -19,7 +19,7 @@ export interface RenderedEmail {
   text: string;
 }
 
-export const OTP_EMAIL_SUBJECT = 'Your login code';
+const OTP_EMAIL_SUBJECT = 'Your login code';
 const DEFAULT_BUTTON_TEXT = 'Sign in';
 const DEFAULT_BORDER_COLOR = '#ffffff';
 

@@ -79,6 +79,16 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
     }
   }
 
+  /**
+   * The user the request's cookie credential speaks for: the `auth_token` cookie, else the server session
+   * of a magic-link sign-in (`auth_session`, loaded before this middleware). Null without either.
+   */
+  function cookieCredentialUserId(req: Request, cookies: Record<string, unknown>): string | null {
+    const authCookie = cookies[AUTH_COOKIE];
+    const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? cookieUserId(authCookie) : null;
+    return tokenUser ?? req.session?.auth?.userId ?? null;
+  }
+
   /** Reads (and removes, so body schemas never see it) the `_csrf` field of a form post. */
   function takeFormToken(req: Request): string | undefined {
     if (!req.is('application/x-www-form-urlencoded')) return undefined;
@@ -90,9 +100,9 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
   }
 
   /**
-   * App-wide middleware (mounted before every router). Checks unsafe methods of requests that carry the
-   * auth cookie and no Authorization header (a cross-site page can make a browser send cookies, never a
-   * header). Also exposes the cookie's token to views as `res.locals.csrfToken` for their forms.
+   * App-wide middleware (mounted before every router, after the session step). Checks unsafe methods of
+   * requests that carry an auth cookie (`auth_token` or `auth_session`) and no Authorization header (a
+   * cross-site page can make a browser send cookies, never a header). Also exposes the cookie's token to views as `res.locals.csrfToken` for their forms.
    */
   const protect: RequestHandler = (req, res, next) => {
     const cookies = (req.cookies ?? {}) as Record<string, unknown>;
@@ -102,10 +112,8 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
 
     if (SAFE_METHODS.has(req.method)) return next();
     if (req.headers.authorization !== undefined) return next();
-    const authCookie = cookies[AUTH_COOKIE];
-    if (typeof authCookie !== 'string' || authCookie === '') return next();
     if (isExempt(req.path)) return next();
-    const userId = cookieUserId(authCookie);
+    const userId = cookieCredentialUserId(req, cookies);
     if (userId === null) return next();
 
     const submitted = req.get(CSRF_HEADER) ?? formToken;

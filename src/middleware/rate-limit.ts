@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import crypto from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import {
   rateLimit,
@@ -13,7 +14,7 @@ import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -28,6 +29,10 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   seedAdmin: { limit: 2, windowSeconds: 60 },
   passwordReset: { limit: 3, windowSeconds: 15 * 60 },
   refresh: { limit: 60, windowSeconds: 60 },
+  // Magic-link requests: per client IP, and per email address (counted after validation, so the address
+  // is the normalised one) so one mailbox cannot be flooded from many addresses.
+  magicLink: { limit: 5, windowSeconds: 60 },
+  magicLinkEmail: { limit: 3, windowSeconds: 15 * 60 },
 };
 
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
@@ -37,6 +42,8 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   seedAdmin: 'seed-admin',
   passwordReset: 'password-reset',
   refresh: 'refresh',
+  magicLink: 'magic-link',
+  magicLinkEmail: 'magic-link-email',
 };
 
 /** A shared-store call that takes longer than this counts as a failure (the request never hangs on it). */
@@ -74,7 +81,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * instance shares them. When the shared store fails or is slow, this request is counted by an in-process
  * MemoryStore instead: requests are never blocked by the outage, and limiting degrades to per-instance.
  */
-export class SharedRateLimitStore implements Store {
+class SharedRateLimitStore implements Store {
   readonly prefix: string;
   readonly localKeys: boolean;
   private readonly fallback = new FallbackMemoryStore();
@@ -146,6 +153,12 @@ function clientKey(req: { ip?: string }): string {
   return req.ip ? ipKeyGenerator(req.ip, 56) : 'unknown';
 }
 
+/** The validated body's email, hashed: the store never holds the address itself. */
+function emailKey(req: Request): string {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return crypto.createHash('sha256').update(typeof email === 'string' ? email : '').digest('hex');
+}
+
 function secondsUntil(resetTime: Date | undefined, fallbackMs: number): number {
   const ms = resetTime ? resetTime.getTime() - Date.now() : fallbackMs;
   return Math.max(1, Math.ceil(ms / 1000));
@@ -157,7 +170,7 @@ function secondsUntil(resetTime: Date | undefined, fallbackMs: number): number {
  */
 export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOptions): RateLimits {
   const log = logger.child({ component: 'rate-limit' });
-  const build = (name: LimitName): RequestHandler => {
+  const build = (name: LimitName, key: (req: Request) => string = clientKey): RequestHandler => {
     const rule = { ...RATE_LIMITS[name], ...overrides[name] };
     const windowMs = Math.max(1, Math.round(rule.windowSeconds * 1000));
     return rateLimit({
@@ -166,7 +179,7 @@ export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOp
       legacyHeaders: true,
       standardHeaders: false,
       store: new SharedRateLimitStore(store, KEY_SEGMENT[name], log),
-      keyGenerator: (req) => clientKey(req),
+      keyGenerator: (req) => key(req),
       // The library's own console warnings would bypass our logger; its checks are covered by tests.
       validate: false,
       logger: {
@@ -185,5 +198,7 @@ export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOp
     seedAdmin: build('seedAdmin'),
     passwordReset: build('passwordReset'),
     refresh: build('refresh'),
+    magicLink: build('magicLink'),
+    magicLinkEmail: build('magicLinkEmail', emailKey),
   };
 }

@@ -7,6 +7,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import { jsonColumn } from './json-column';
+import { defineRevokedToken, RevokedToken } from './revoked-token';
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -56,6 +57,8 @@ export class AuthVerification extends Model<InferAttributes<AuthVerification>, I
   declare id: string;
   declare identifier: string;
   declare value: string;
+  /** The user's token epoch when the link was issued (0 for an email without an account). */
+  declare userEpoch: CreationOptional<number>;
   declare expiresAt: Date;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -139,6 +142,7 @@ export interface Models {
   ActivityLog: typeof ActivityLog;
   Collection: typeof Collection;
   Content: typeof Content;
+  RevokedToken: typeof RevokedToken;
 }
 
 const id = { type: DataTypes.STRING(36), primaryKey: true, allowNull: false };
@@ -232,6 +236,7 @@ export function defineModels(sequelize: Sequelize): Models {
       id,
       identifier: { type: DataTypes.STRING(255), allowNull: false },
       value: { type: DataTypes.STRING(128), allowNull: false, unique: true },
+      userEpoch: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       expiresAt: { type: DataTypes.DATE, allowNull: false },
       ...timestamps,
     },
@@ -342,5 +347,6 @@ export function defineModels(sequelize: Sequelize): Models {
     ActivityLog: ActivityLogM,
     Collection: CollectionM,
     Content: ContentM,
+    RevokedToken: defineRevokedToken(sequelize),
   };
 }

@@ -138,11 +138,22 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
     return masked;
   }
 
-  async function load(name: string): Promise<{ definition: PluginDefinition; active: boolean; settings: Settings }> {
+  /** The stored settings with a change laid over them; masked secrets sent back get the stored secret. */
+  function applyChange(definition: PluginDefinition, stored: Settings, patch: Settings): Settings {
+    const incoming = structuredClone(patch);
+    for (const secret of definition.secrets) {
+      const value = getPath(incoming, secret.path);
+      if (value !== undefined && value !== null) setPath(incoming, secret.path, restoreSecret(value, getPath(stored, secret.path), secret.kind));
+    }
+    return deepMerge(stored, incoming);
+  }
+
+  async function load(name: string): Promise<{ definition: PluginDefinition; active: boolean; stored: Settings; settings: Settings }> {
     const definition = definitionOf(name);
     const row = await models.Plugin.findByPk(name);
-    return { definition, active: row?.active ?? false, settings: effective(definition, row?.settings ?? {}) };
+    return { definition, active: row?.active ?? false, ...resolve(definition, row?.settings ?? {}) };
   }
+
 
   /** Every plugin, secrets masked. */
   async function list(): Promise<PluginView[]> {
@@ -171,12 +182,7 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
       async (transaction) => {
         const row = await models.Plugin.findByPk(name, { transaction, lock: true });
         const { stored, settings: before } = resolve(definition, row?.settings ?? {});
-        const incoming = structuredClone(change.settings ?? {});
-        for (const secret of definition.secrets) {
-          const value = getPath(incoming, secret.path);
-          if (value !== undefined && value !== null) setPath(incoming, secret.path, restoreSecret(value, getPath(stored, secret.path), secret.kind));
-        }
-        const nextStored = deepMerge(stored, incoming);
+        const nextStored = applyChange(definition, stored, change.settings ?? {});
         const parsed = (definition.settings as z.ZodType).safeParse(nextStored);
         if (!parsed.success) throw AppError.validation(fieldErrors(parsed.error));
         const activeBefore = row?.active ?? false;
@@ -203,6 +209,18 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
     return { name, active: result.activeAfter, settings: mask(definition, result.after) };
   }
 
+  /**
+   * What `update` would make of a settings change, without storing anything (the admin page's live
+   * preview): the merged settings, validated by the plugin's own schema. `errors` names each refused
+   * field; `settings` is then the merged, unvalidated whole, secrets included (never for answers).
+   */
+  async function check(name: string, patch: Settings): Promise<{ settings: Settings; errors: Record<string, string> | null }> {
+    const { definition, stored } = await load(name);
+    const merged = applyChange(definition, stored, patch);
+    const parsed = (definition.settings as z.ZodType).safeParse(merged);
+    return parsed.success ? { settings: parsed.data as Settings, errors: null } : { settings: merged, errors: fieldErrors(parsed.error) };
+  }
+
   /** Whether the plugin is switched on (false for a plugin never configured). */
   async function isActive(name: PluginName): Promise<boolean> {
     return (await load(name)).active;
@@ -213,7 +231,7 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
     return (await load(name)).settings as unknown as PluginSettingsMap[N];
   }
 
-  return { names: [...definitions.keys()], list, get, update, isActive, settingsOf };
+  return { names: [...definitions.keys()], definitionOf, list, get, update, check, isActive, settingsOf };
 }
 
 export type PluginRegistry = ReturnType<typeof createPluginRegistry>;

@@ -3,8 +3,10 @@ import type { Models } from '../models';
 import type { AuthUser } from '../auth/auth-user';
 import type { TokenService } from '../auth/token.service';
 import { AppError } from '../http/app-error';
-import { BUILT_IN_PROFILE_FIELDS, registrationFieldDefinitions, type NormalizedProfileDefinition } from './profile-definition';
-import { applyDefaults, mergeProfileData, validateProfileData, type ProfileValidationResult } from './profile-validator';
+import { applyDefaults, mergeProfileData } from './profile-defaults';
+import { registrationFieldDefinitions } from './profile-definition';
+import { BUILT_IN_PROFILE_FIELDS, type NormalizedProfileDefinition } from './profile-types';
+import { validateProfileData, type ProfileValidationResult } from './profile-values';
 
 /** SPEC 2.3 built-in profile columns, by their API (snake_case) names. */
 export interface BuiltInProfile {

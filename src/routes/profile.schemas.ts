@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
-import { isPlainObject } from '../profiles/profile-validator';
+import { isPlainObject } from '../profiles/profile-types';
 
 // Custom data is checked field by field by the profile validator, which knows the definition;
 // here it only has to be an object. Its keys are copied by that validator, never by zod.

@@ -18,7 +18,8 @@ const lifetime = z
     },
     { message: `${DURATION_HINT}, from ${MIN_LIFETIME_SECONDS}s to 365d` },
   );
-const updateBody = z
+/** The one rule for a security settings change: the JSON API's body and the admin page's form. */
+export const securitySettingsUpdate = z
   .strictObject({
     jwtExpiresIn: lifetime.optional(),
     jwtRefreshGraceSeconds: z
@@ -52,7 +53,7 @@ export const SETTINGS_ENDPOINTS = {
     summary: 'Store admin values (a value under an environment variable stays inactive)',
     tags,
     auth: true,
-    body: updateBody,
+    body: securitySettingsUpdate,
     responses: { 200: { description: 'the resolved settings', schema: securitySettings }, 400: 'validation failed', ...denials },
   },
 } satisfies Record<string, Endpoint>;

@@ -10,6 +10,7 @@ export const ACTIVITY_ACTIONS = [
   'auth.refresh',
   'auth.password_reset_requested',
   'auth.password_reset',
+  'auth.password_changed',
   'auth.otp_verified',
   'auth.magic_link_used',
   'oauth.login',

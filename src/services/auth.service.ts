@@ -107,5 +107,3 @@ export function createAuthService(deps: {
 
   return { register, refresh, logout, logoutAll, seedAdmin };
 }
-
-export type AuthService = ReturnType<typeof createAuthService>;

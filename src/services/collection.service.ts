@@ -32,6 +32,12 @@ export function createCollectionService({ models }: { models: Models }) {
     return rows.map(toView);
   }
 
+  async function get(id: string): Promise<CollectionView> {
+    const row = await models.Collection.findByPk(id);
+    if (!row) throw AppError.notFound(COLLECTION_MESSAGES.notFound);
+    return toView(row);
+  }
+
   async function create(input: CollectionInput): Promise<CollectionView> {
     try {
       const row = await models.Collection.create({ id: crypto.randomUUID(), name: input.name, description: input.description ?? null });
@@ -63,7 +69,5 @@ export function createCollectionService({ models }: { models: Models }) {
     if (deleted === 0) throw AppError.notFound(COLLECTION_MESSAGES.notFound);
   }
 
-  return { list, create, update, remove };
+  return { list, get, create, update, remove };
 }
-
-export type CollectionService = ReturnType<typeof createCollectionService>;

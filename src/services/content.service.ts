@@ -5,7 +5,7 @@ import { AppError } from '../http/app-error';
 import { contentPolicy, type ContentActor } from '../auth/content-policy';
 import { transactionWithRetry } from '../db/transaction-retry';
 
-export const CONTENT_MESSAGES = {
+const CONTENT_MESSAGES = {
   notFound: 'Content not found',
   noCollection: 'collection not found',
 } as const;
@@ -145,5 +145,3 @@ export function createContentService({ models }: { models: Models }) {
 
   return { list, get, create, update, remove };
 }
-
-export type ContentService = ReturnType<typeof createContentService>;

@@ -10,6 +10,9 @@ export interface MailMessage {
   html?: string;
 }
 
+/** How one delivery went; `error` is safe to show an admin (no credential, no body, no recipient). */
+export type MailResult = { sent: true } | { sent: false; error: string };
+
 export interface Mailer {
   /**
    * True when mail can be sent: SMTP_URL is set, or the active email plugin has an SMTP URL or an API
@@ -18,7 +21,12 @@ export interface Mailer {
   isConfigured(): Promise<boolean>;
   /** Sends one message; resolves false on any failure (logged without body or credentials), never rejects. */
   send(message: MailMessage): Promise<boolean>;
+  /** Sends one message like `send`, answering why it failed (the admin's "Send test email"). */
+  deliver(message: MailMessage): Promise<MailResult>;
 }
+
+export const MAIL_NOT_CONFIGURED = 'No mail service is configured (SMTP_URL or the email plugin)';
+const MAX_REASON_LENGTH = 300;
 
 /** The From address: EMAIL_FROM, else no-reply at the public origin's host name. */
 export function defaultFrom(config: Pick<Config, 'emailFrom' | 'baseUrl'>): string {
@@ -37,6 +45,26 @@ function maskAddress(address: string): string {
   const at = address.lastIndexOf('@');
   if (at <= 0) return '***';
   return `${address[0]}***${address.slice(at)}`;
+}
+
+/** The credentials a route carries, as they could appear in an error text (raw and URL-decoded). */
+function credentialsOf(target: MailRoute): string[] {
+  if (target.kind === 'http') return [target.apiKey];
+  if (!URL.canParse(target.smtpUrl)) return [target.smtpUrl];
+  const { username, password } = new URL(target.smtpUrl);
+  return [username, password].flatMap((part) => [part, decodeURIComponent(part)]);
+}
+
+/**
+ * An error's message and code, with every credential of the route blotted out and the length bounded:
+ * what is logged and what an admin is shown. A transport's text may quote a server's reply, never the body.
+ */
+function safeReason(err: unknown, target: MailRoute | undefined): string {
+  const { message, code } = err instanceof MailDeliveryError ? err : (err as { message?: unknown; code?: unknown });
+  let text = typeof message === 'string' && message !== '' ? message : 'delivery failed';
+  for (const secret of target ? credentialsOf(target) : []) if (secret.length >= 3) text = text.split(secret).join('***');
+  if (typeof code === 'string' && code !== '' && !text.includes(code)) text = `${text} (${code})`;
+  return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH - 1)}…` : text;
 }
 
 /**
@@ -60,25 +88,24 @@ export function createMailer(deps: { config: Config; logger: Logger; plugins: Pi
     return null;
   }
 
-  async function send({ to, subject, text, html }: MailMessage): Promise<boolean> {
+  async function deliver({ to, subject, text, html }: MailMessage): Promise<MailResult> {
     const started = Date.now();
-    let via: MailRoute['kind'] | undefined;
+    let target: MailRoute | null | undefined;
     try {
-      const target = await route();
+      target = await route();
       if (!target) {
         log.warn({ to: maskAddress(to), subject }, 'mail not sent: no mail service is configured (SMTP_URL or the email plugin)');
-        return false;
+        return { sent: false, error: MAIL_NOT_CONFIGURED };
       }
-      via = target.kind;
       const mail = { from: target.from, to, subject, text, html };
       const messageId = target.kind === 'smtp' ? await sendSmtp(smtp.for(target.smtpUrl), mail) : await sendHttp(target, mail);
-      log.info({ to: maskAddress(to), subject, via, messageId, ms: Date.now() - started }, 'mail sent');
-      return true;
+      log.info({ to: maskAddress(to), subject, via: target.kind, messageId, ms: Date.now() - started }, 'mail sent');
+      return { sent: true };
     } catch (err) {
-      // Only the error's message and code: never the body (a code or a one-time link) nor a credential.
-      const { message, code } = err instanceof MailDeliveryError ? err : (err as { message?: string; code?: string });
-      log.error({ to: maskAddress(to), subject, via, err: { message, code }, ms: Date.now() - started }, 'mail delivery failed');
-      return false;
+      // Only the error's message and code, credentials blotted out: never the body (a code or a one-time link).
+      const error = safeReason(err, target ?? undefined);
+      log.error({ to: maskAddress(to), subject, via: target?.kind, err: { message: error }, ms: Date.now() - started }, 'mail delivery failed');
+      return { sent: false, error };
     }
   }
 
@@ -91,6 +118,7 @@ export function createMailer(deps: { config: Config; logger: Logger; plugins: Pi
         return false;
       }
     },
-    send,
+    send: async (message) => (await deliver(message)).sent,
+    deliver,
   };
 }

@@ -29,7 +29,7 @@ const randomInt = promisify(crypto.randomInt) as (max: number) => Promise<number
 export type OtpFailureReason = 'no_code' | 'attempts_exhausted' | 'wrong_code' | 'already_used' | 'inactive' | 'registration_disabled';
 
 export type OtpVerifyResult =
-  | { ok: true; user: AuthUser; created: boolean }
+  | { ok: true; user: AuthUser; created: boolean; /** Deletes the code; false when a parallel use won. */ claim: () => Promise<boolean> }
   | { ok: false; reason: OtpFailureReason; attemptsRemaining: number; email: string; userId: string | null };
 
 /** The hourly per-email counter as rate-limit headers show it. */
@@ -144,8 +144,9 @@ export function createOtpService(deps: {
   /**
    * Checks a code. Each check first takes one attempt with a conditional UPDATE (`attempts < max`), so
    * however many run at once, at most maxAttempts are ever compared, and a spent code stays dead even
-   * for the right value. The right code is then claimed by deleting its row: of parallel checks exactly
-   * one deletes it. An unknown email gets an account only while the plugin allows new users.
+   * for the right value. The right code is claimed by deleting its row (`claim`, which the session step
+   * runs last): of parallel checks exactly one deletes it. An unknown email gets an account only while
+   * the plugin allows new users.
    */
   async function verify(rawEmail: string, code: string): Promise<OtpVerifyResult> {
     const email = normalizeEmail(rawEmail);
@@ -168,9 +169,6 @@ export function createOtpService(deps: {
       const after = await models.OtpCode.findByPk(row.id, { attributes: ['attempts'] });
       return fail('wrong_code', after ? Math.max(0, settings.maxAttempts - after.attempts) : 0);
     }
-    const claimed = await models.OtpCode.destroy({ where: { id: row.id } });
-    if (claimed !== 1) return fail('already_used');
-
     const withProfile = { where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] };
     let user = await models.User.findOne(withProfile);
     let created = false;
@@ -187,7 +185,8 @@ export function createOtpService(deps: {
       if (!user) return fail('registration_disabled');
     }
     if (!user.active) return fail('inactive', 0, user.id);
-    return { ok: true, user: toAuthUser(user), created };
+    const claim = async () => (await models.OtpCode.destroy({ where: { id: row.id } })) === 1;
+    return { ok: true, user: toAuthUser(user), created, claim };
   }
 
   return {

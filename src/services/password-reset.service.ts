@@ -9,7 +9,7 @@ import type { Mailer } from './mailer';
 import { AppError } from '../http/app-error';
 import { escapeHtml } from '../mail/html';
 
-export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
+const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 export const RESET_MESSAGES = {
   requested: 'If an account with this email exists, a password reset link has been sent.',
   done: 'Password has been reset',
@@ -160,5 +160,3 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     },
   };
 }
-
-export type PasswordResetService = ReturnType<typeof createPasswordResetService>;

@@ -21,6 +21,12 @@ export interface SecuritySettingsUpdate {
   allowRegistration?: boolean;
 }
 
+/** The environment variable that, when set, decides a setting (the admin page names it beside the value). */
+export const SECURITY_ENV_VARIABLES = {
+  jwtExpiresIn: 'JWT_EXPIRES_IN',
+  jwtRefreshGraceSeconds: 'JWT_REFRESH_GRACE_SECONDS',
+} as const;
+
 const KEYS = {
   jwtExpiresIn: 'security.jwtExpiresIn',
   jwtRefreshGraceSeconds: 'security.jwtRefreshGraceSeconds',

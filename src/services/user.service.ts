@@ -228,11 +228,6 @@ export function createUserService(deps: {
     }
   }
 
-  /** The user with this email (normalised), or null. */
-  async function findByEmail(email: string): Promise<User | null> {
-    return models.User.findOne({ where: { email: normalizeEmail(email) } });
-  }
-
   /** Whether any admin exists (a quick pre-check; createUser's `no-admin` is the atomic one). */
   async function adminExists(): Promise<boolean> {
     return (await models.User.count({ where: { role: 'admin' } })) > 0;
@@ -243,7 +238,7 @@ export function createUserService(deps: {
     return (await models.User.count()) > 0;
   }
 
-  return { createUser, findByEmail, adminExists, anyUserExists, toPublicUser, normalizeEmail };
+  return { createUser, adminExists, anyUserExists, toPublicUser, normalizeEmail };
 }
 
 export type UserService = ReturnType<typeof createUserService>;

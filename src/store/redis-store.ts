@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import Redis, { ReplyError } from 'ioredis';
 import type { CounterState, KeyValueStore } from './key-value-store';
 
 // INCR and the first PEXPIRE must be one step, or a crash between them leaves a counter that never resets.
@@ -9,6 +9,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) ttl = tonumber(ARGV[1]) end
 return {count, ttl}
 `;
+
+/**
+ * After a command fails for want of Redis (down, or no answer within the command timeout), every call
+ * fails at once for this long: a frozen Redis costs one request at most one timeout, not one per call.
+ */
+const UNAVAILABLE_PAUSE_MS = 1000;
 
 type RedisWithIncrement = Redis & {
   windowIncrement(key: string, windowMs: number): Promise<[number, number]>;
@@ -25,6 +31,7 @@ export class RedisStore implements KeyValueStore {
   readonly client: RedisWithIncrement;
 
   private readonly keyPrefix: string;
+  private unavailableUntil = 0;
 
   constructor(url: string, options: RedisStoreOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? 'auth:';
@@ -50,39 +57,53 @@ export class RedisStore implements KeyValueStore {
   }
 
   async get(key: string): Promise<string | null> {
-    return this.client.get(key);
+    return this.run(() => this.client.get(key));
   }
 
   async getMany(keys: string[]): Promise<Array<string | null>> {
     if (keys.length === 0) return [];
-    return this.client.mget(keys);
+    return this.run(() => this.client.mget(keys));
   }
 
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
-    if (ttlSeconds === undefined) await this.client.set(key, value);
-    else await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)));
+    await this.run(() =>
+      ttlSeconds === undefined
+        ? this.client.set(key, value)
+        : this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000))),
+    );
   }
 
   async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    const result = await this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)), 'NX');
+    const result = await this.run(() => this.client.set(key, value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)), 'NX'));
     return result === 'OK';
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.del(key);
+    await this.run(() => this.client.del(key));
   }
 
   async take(key: string): Promise<string | null> {
-    return this.client.getdel(key);
+    return this.run(() => this.client.getdel(key));
   }
 
   async increment(key: string, windowSeconds: number): Promise<CounterState> {
-    const [count, ttl] = await this.client.windowIncrement(key, Math.round(windowSeconds * 1000));
+    const [count, ttl] = await this.run(() => this.client.windowIncrement(key, Math.round(windowSeconds * 1000)));
     return { count: Number(count), resetAt: Date.now() + Number(ttl) };
   }
 
   async ping(): Promise<void> {
-    await this.client.ping();
+    await this.run(() => this.client.ping());
+  }
+
+  /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage. */
+  private async run<T>(command: () => Promise<T>): Promise<T> {
+    if (Date.now() < this.unavailableUntil) throw new Error('Redis unavailable (recent failure), not tried');
+    try {
+      return await command();
+    } catch (err) {
+      if (!(err instanceof ReplyError)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS;
+      throw err;
+    }
   }
 
   /** Removes every key under this store's prefix, and nothing else in the Redis database. */

@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
 import {
-  BUILT_IN_PROFILE_FIELDS,
-  EMPTY_PROFILE_DEFINITION,
-  MAX_NESTING_DEPTH,
-  ProfileDefinitionError,
-  USER_FIELD_NAMES,
   defineUserProfile,
   registrationFieldDefinitions,
   validateAuthConfig,
   validateProfileDefinition,
-  type ProfileField,
 } from '../../src/profiles/profile-definition';
+import { MAX_NESTING_DEPTH } from '../../src/profiles/profile-field-rules';
+import {
+  BUILT_IN_PROFILE_FIELDS,
+  EMPTY_PROFILE_DEFINITION,
+  ProfileDefinitionError,
+  USER_FIELD_NAMES,
+  type ProfileField,
+} from '../../src/profiles/profile-types';
 
 /** Asserts the definition is refused with a ProfileDefinitionError whose message contains each part. */
 function assertRejected(def: unknown, ...parts: string[]): ProfileDefinitionError {

@@ -14,7 +14,7 @@ import { MemoryStore } from '../../src/store/memory-store';
 import { RedisStore } from '../../src/store/redis-store';
 import type { KeyValueStore } from '../../src/store';
 import { createApp } from '../../src/app';
-import type { NormalizedProfileDefinition } from '../../src/profiles/profile-definition';
+import type { NormalizedProfileDefinition } from '../../src/profiles/profile-types';
 
 /** Everything a test needs: the real database and store this run uses, and an app built on them. */
 export interface TestContext {
@@ -148,6 +148,7 @@ const TABLES_CHILD_FIRST = [
   'password_reset_tokens',
   'auth_verification',
   'otp_codes',
+  'revoked_tokens',
   'user_profiles',
   'users',
   'settings',

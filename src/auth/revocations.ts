@@ -1,0 +1,182 @@
+import crypto from 'node:crypto';
+import { Op } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Models } from '../models';
+import type { KeyValueStore } from '../store';
+
+const markKey = (jti: string) => `revoked:${jti}`;
+/** Holds the generation of the revocation set last loaded from the database; absent: the store may be missing some. */
+const LOADED_KEY = 'revoked:loaded';
+/** One instance loads at a time; the lock outlives a crashed loader by this long at most. */
+const LOADING_KEY = 'revoked:loading';
+const LOAD_LOCK_SECONDS = 30;
+const LOAD_BATCH = 500;
+/** A request that finds the set incomplete waits at most this long for the load, then asks the database. */
+const LOAD_WAIT_MS = 500;
+/** How often a process looks for revocations another process could not copy to the store (it may have died). */
+const AUDIT_INTERVAL_MS = 30_000;
+const PRUNE_INTERVAL_MS = 60 * 60_000;
+/** While this process holds revocations the store did not take, it retries the load this often. */
+const REPAIR_INTERVAL_MS = 1000;
+
+export interface RevocationCheck {
+  revoked: boolean;
+  /**
+   * The generation of the complete revocation set in the store, or null when the store cannot vouch
+   * for a "not revoked" (down, restarted empty, or missing a revocation). Cached verifications are
+   * trusted only under the generation they were made in.
+   */
+  generation: string | null;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Single-token revocations (logout). The database is the record (`revoked_tokens`), so nothing is
+ * forgotten when Redis restarts empty; the store holds a copy for the hot path plus a marker saying the
+ * copy is complete. A verification reads the token's mark and the marker in the same round trip as the
+ * cache (`storeKeys`), so a healthy store costs no extra trip. When the marker is missing or this process
+ * failed to copy a revocation, the set is reloaded from the database and the database answers meanwhile.
+ */
+export function createRevocations(deps: { models: Models; store: KeyValueStore; logger: Logger }) {
+  const { models, store, logger } = deps;
+  const log = logger.child({ component: 'revocations' });
+  /** This process's lock value: a lock it took while Redis was frozen may land after the answer timed out. */
+  const owner = crypto.randomUUID();
+  let loading: Promise<string | null> | null = null;
+  let unmirrored = false;
+  let repairTimer: NodeJS.Timeout | null = null;
+  let lastAudit = 0;
+  let lastPrune = 0;
+
+  /** Keys the caller reads (in its one store round trip) and hands back to `check`, in this order. */
+  function storeKeys(jti: string): [string, string] {
+    return [markKey(jti), LOADED_KEY];
+  }
+
+  async function isRevokedInDatabase(jti: string): Promise<boolean> {
+    return (await models.RevokedToken.findByPk(jti, { attributes: ['jti'] })) !== null;
+  }
+
+  /** Copies every live revocation from the database into the store, then marks the copy complete. */
+  async function load(): Promise<string | null> {
+    if (!(await store.setIfAbsent(LOADING_KEY, owner, LOAD_LOCK_SECONDS)) && (await store.get(LOADING_KEY)) !== owner) return null;
+    const repairing = unmirrored;
+    unmirrored = false;
+    try {
+      await prune();
+      let after = '';
+      let count = 0;
+      const copied: string[] = [];
+      for (;;) {
+        const rows = await models.RevokedToken.findAll({
+          where: { jti: { [Op.gt]: after }, expiresAt: { [Op.gt]: now() } },
+          order: [['jti', 'ASC']],
+          limit: LOAD_BATCH,
+        });
+        if (rows.length === 0) break;
+        await Promise.all(rows.map((row) => store.set(markKey(row.jti), '1', Math.max(1, row.expiresAt - now()))));
+        copied.push(...rows.filter((row) => !row.mirrored).map((row) => row.jti));
+        count += rows.length;
+        after = rows[rows.length - 1].jti;
+      }
+      if (copied.length > 0) await models.RevokedToken.update({ mirrored: true }, { where: { jti: copied } });
+      const generation = crypto.randomUUID();
+      await store.set(LOADED_KEY, generation);
+      log.info({ count }, 'revocations loaded into the key-value store');
+      return generation;
+    } catch (err) {
+      unmirrored ||= repairing;
+      throw err;
+    } finally {
+      // Only a lock still ours: a load that overran the lock must not free another process's lock.
+      if ((await store.get(LOADING_KEY).catch(() => null)) === owner) await store.delete(LOADING_KEY).catch(() => undefined);
+    }
+  }
+
+  /** Starts a load unless this process is already running one; resolves to the new generation, or null. */
+  function scheduleLoad(): Promise<string | null> {
+    loading ??= load()
+      .catch((err: unknown) => {
+        log.warn({ err: (err as Error).message }, 'could not load revocations into the key-value store');
+        return null;
+      })
+      .finally(() => {
+        loading = null;
+        if (!unmirrored && repairTimer) {
+          clearInterval(repairTimer);
+          repairTimer = null;
+        }
+      });
+    return loading;
+  }
+
+  async function prune(): Promise<void> {
+    lastPrune = Date.now();
+    await models.RevokedToken.destroy({ where: { expiresAt: { [Op.lte]: now() } } });
+  }
+
+  /** Now and then, off the request path: another process's uncopied revocation triggers a load; old rows go. */
+  function audit(): void {
+    if (Date.now() - lastAudit < AUDIT_INTERVAL_MS) return;
+    lastAudit = Date.now();
+    void (async () => {
+      if (Date.now() - lastPrune >= PRUNE_INTERVAL_MS) await prune();
+      if (await models.RevokedToken.findOne({ where: { mirrored: false }, attributes: ['jti'] })) await scheduleLoad();
+    })().catch(() => undefined);
+  }
+
+  function waitBriefly(promise: Promise<string | null>): Promise<string | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), LOAD_WAIT_MS);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Whether the token is revoked, from the values of `storeKeys` (null: the store failed). The store's
+   * "no" counts only under a complete set; otherwise the database decides.
+   */
+  async function check(jti: string, values: Array<string | null> | null): Promise<RevocationCheck> {
+    if (values) {
+      const [mark, generation] = values;
+      if (mark) return { revoked: true, generation };
+      if (generation && !unmirrored) {
+        audit();
+        return { revoked: false, generation };
+      }
+    }
+    // The store is down or incomplete: a reachable store is refilled (briefly awaited), the database answers.
+    const [revoked, generation] = await Promise.all([isRevokedInDatabase(jti), values ? waitBriefly(scheduleLoad()) : null]);
+    return { revoked, generation };
+  }
+
+  /** Whether the token is revoked, with a store read of its own (refresh, which is not on the hot path). */
+  async function isRevoked(jti: string): Promise<boolean> {
+    const values = await store.getMany(storeKeys(jti)).catch(() => null);
+    return (await check(jti, values)).revoked;
+  }
+
+  /**
+   * Records the revocation until `expiresAt` (epoch seconds). The store first, so the row knows whether
+   * the copy exists; a store failure never fails the logout: the row holds, and this process reloads
+   * the store as soon as it answers again (other processes find the row within AUDIT_INTERVAL_MS).
+   */
+  async function revoke(jti: string, expiresAt: number): Promise<void> {
+    let mirrored = true;
+    try {
+      await store.set(markKey(jti), '1', Math.max(1, expiresAt - now()));
+    } catch (err) {
+      mirrored = false;
+      unmirrored = true;
+      repairTimer ??= setInterval(() => void scheduleLoad(), REPAIR_INTERVAL_MS).unref();
+      log.warn({ err: (err as Error).message }, 'key-value store unavailable: revocation kept in the database, copied later');
+    }
+    await models.RevokedToken.bulkCreate([{ jti, expiresAt, mirrored }], { ignoreDuplicates: true });
+  }
+
+  return { storeKeys, check, isRevoked, revoke };
+}
+
+export type Revocations = ReturnType<typeof createRevocations>;

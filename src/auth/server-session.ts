@@ -1,0 +1,166 @@
+import session, { Store, type SessionData } from 'express-session';
+import RedisSessionStore from 'connect-redis';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { KeyValueStore } from '../store';
+import { RedisStore } from '../store/redis-store';
+import { AppError } from '../http/app-error';
+import type { IssuedToken } from './token.service';
+
+export const SESSION_COOKIE = 'auth_session';
+export const SESSION_MESSAGES = {
+  unavailable: 'Sign-in sessions are temporarily unavailable. Please try again shortly.',
+} as const;
+
+/** Session keys in the shared store: `sess:<id>` (under the store's own prefix). */
+const KEY_PREFIX = 'sess:';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Who the session speaks for, and the access token it was created with (checked like any token). */
+    auth?: { userId: string; token: string };
+  }
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request carried a session cookie, but the session store could not be read. */
+      sessionUnavailable?: boolean;
+    }
+  }
+}
+
+/**
+ * express-session's Store over the in-process KeyValueStore (the embedded default, one process only).
+ * Entries expire with the session cookie. No `touch`: a session's lifetime is fixed at sign-in, so a
+ * request that only reads its session never writes.
+ */
+export class KeyValueSessionStore extends Store {
+  constructor(private readonly store: KeyValueStore) {
+    super();
+  }
+
+  override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    this.store.get(KEY_PREFIX + sid).then(
+      (raw) => callback(null, raw === null ? null : (JSON.parse(raw) as SessionData)),
+      (err: unknown) => callback(err),
+    );
+  }
+
+  override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
+    const expires = sess.cookie.expires ? new Date(sess.cookie.expires).getTime() : Date.now();
+    const ttlSeconds = Math.ceil((expires - Date.now()) / 1000);
+    const write = ttlSeconds > 0 ? this.store.set(KEY_PREFIX + sid, JSON.stringify(sess), ttlSeconds) : this.store.delete(KEY_PREFIX + sid);
+    write.then(() => callback?.(), (err: unknown) => callback?.(err));
+  }
+
+  override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.store.delete(KEY_PREFIX + sid).then(() => callback?.(), (err: unknown) => callback?.(err));
+  }
+}
+
+function run(middleware: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void middleware(req, res, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()));
+  });
+}
+
+function promised(method: (callback: (err?: unknown) => void) => unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    method((err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()));
+  });
+}
+
+/**
+ * Server-side sessions of magic-link sign-ins (CONTRACT 3): express-session with connect-redis on the
+ * shared ioredis client when REDIS_URL is set, else the in-process store. Cookie `auth_session`,
+ * HttpOnly, SameSite=Lax, Secure in production, signed with EXTERNAL_AUTH_SECRET (without it there are
+ * no sessions at all). Only a request that carries the cookie ever reads the store, and only
+ * `begin` (the magic-link verify route) creates a session: no other request writes.
+ */
+export function createServerSessions(deps: { config: Config; store: KeyValueStore; logger: Logger }) {
+  const { config, store } = deps;
+  const log = deps.logger.child({ component: 'server-session' });
+  const secret = config.externalAuthSecret;
+  const cookie = { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' } as const;
+  const sessionStore =
+    store instanceof RedisStore
+      ? new RedisSessionStore({ client: store.client, prefix: KEY_PREFIX, disableTouch: true })
+      : new KeyValueSessionStore(store);
+  const middleware =
+    secret === undefined
+      ? null
+      : session({ name: SESSION_COOKIE, secret, store: sessionStore, resave: false, saveUninitialized: false, unset: 'keep', cookie });
+
+  function carriesCookie(req: Request): boolean {
+    const value = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+    return typeof value === 'string' && value !== '';
+  }
+
+  /**
+   * App-wide, after cookie-parser: loads the session of a request that carries `auth_session`; every
+   * other request passes untouched. A store that fails is noted on the request (`sessionUnavailable`),
+   * so a request that has another credential goes on, and one relying on the session gets a 503.
+   */
+  const load: RequestHandler = (req, res, next) => {
+    if (!middleware || !carriesCookie(req)) return next();
+    run(middleware, req, res).then(
+      () => next(),
+      (err: unknown) => {
+        req.sessionUnavailable = true;
+        log.warn({ err: { message: (err as Error).message } }, 'session store unavailable: session not loaded');
+        next();
+      },
+    );
+  };
+
+  /**
+   * Before the magic-link strategy: makes sure a session can be created, so a link is never spent while
+   * the store is down (503 instead; the link stays usable).
+   */
+  const ready: RequestHandler = async (req, res, next) => {
+    if (!middleware) return next();
+    try {
+      if (req.sessionUnavailable) throw new Error('session store failed while loading');
+      await store.ping();
+      await run(middleware, req, res);
+      next();
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message } }, 'session store unavailable: magic-link sign-in refused');
+      next(AppError.serviceUnavailable(SESSION_MESSAGES.unavailable));
+    }
+  };
+
+  /** Starts a fresh session (a new id, so a planted cookie is never promoted) for the issued token. */
+  async function begin(req: Request, issued: IssuedToken): Promise<void> {
+    if (!req.session) return;
+    try {
+      await promised((done) => req.session.regenerate(done));
+      req.session.auth = { userId: issued.claims.sub, token: issued.token };
+      // The session lives as long as the token it holds.
+      req.session.cookie.maxAge = issued.expiresIn * 1000;
+      await promised((done) => req.session.save(done));
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message } }, 'could not store a session');
+      throw AppError.serviceUnavailable(SESSION_MESSAGES.unavailable);
+    }
+  }
+
+  /** Sign-out: destroys the request's session (if any) and clears the cookie. */
+  async function end(req: Request, res: Response): Promise<void> {
+    if (req.session?.auth) {
+      // The token it holds is already revoked by then; a store failure here leaves only a dead record.
+      await promised((done) => req.session.destroy(done)).catch((err: unknown) =>
+        log.warn({ err: { message: (err as Error).message } }, 'could not destroy a session'),
+      );
+    }
+    if (carriesCookie(req)) res.clearCookie(SESSION_COOKIE, cookie);
+  }
+
+  return { enabled: middleware !== null, load, ready, begin, end };
+}
+
+export type ServerSessions = ReturnType<typeof createServerSessions>;

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Container } from '../../container';
+import { AppError } from '../../http/app-error';
+import { adminAudit, requestContext } from '../../http/request-context';
+import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { fieldErrors, parseOrThrow } from '../../http/validate';
+import { NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH, newPassword, signInPassword } from '../../http/input-rules';
+import { USERS_ENDPOINTS } from '../../routes/users.schemas';
+import { USER_ADMIN_MESSAGES, type AdminUserChanges } from '../../services/user-admin.service';
+import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-form';
+import { formFields, withMessage } from './form-input';
+
+const NAME_FIELDS: readonly PageField[] = [
+  { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
+  { name: 'firstName', label: 'First name', type: 'text', autocomplete: 'given-name', maxlength: NAME_MAX_LENGTH },
+  { name: 'lastName', label: 'Last name', type: 'text', autocomplete: 'family-name', maxlength: NAME_MAX_LENGTH },
+];
+
+const PASSWORD_FIELDS: readonly PageField[] = [
+  { name: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true },
+  {
+    name: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', required: true,
+    minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max, hint: `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters. Every other session of yours ends.`,
+  },
+];
+
+const passwordChange = z.strictObject({ currentPassword: signInPassword, newPassword });
+
+/** A linked sign-in account as views/admin/partials/linked-accounts.ejs draws it. */
+export interface LinkedAccountsView {
+  accounts: { provider: string; label: string; email: string | null; linkedAt: Date }[];
+  linkable: { name: string; label: string }[];
+}
+
+/**
+ * OAUTH HOOK: the user's linked accounts and the enabled providers they could still link. Empty until the
+ * OAuth service exists (branch `oauth` replaces this body with its service's answer).
+ */
+async function linkedAccounts(_container: Container, _userId: string): Promise<LinkedAccountsView> {
+  return { accounts: [], linkable: [] };
+}
+
+/** `/admin/profile`: any signed-in user's own names, profile fields, password and linked accounts. */
+export function createProfilePageController(container: Container) {
+  const { userAdmin, profiles, account, tokens, cookies } = container;
+  const customFields = visibleFields(profiles.definition.fields);
+  const self = (req: Request) => (req.user as Express.User).id;
+
+  async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
+    const [user, profile, linked] = await Promise.all([userAdmin.get(self(req)), profiles.get(self(req)), linkedAccounts(container, self(req))]);
+    const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
+    renderForm(res, 'admin/profile', status, {
+      title: 'Your profile', user, nameFields: NAME_FIELDS, passwordFields: PASSWORD_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, linked, ...state, values,
+    });
+  }
+
+  const show: RequestHandler = (req, res) => draw(req, res, 200, {});
+
+  const redrawProfile: FormRedraw = (req, res, failure) => draw(req, res, failure.status, { ...failure, values: keptProfileValues(profiles, req.body as Record<string, unknown>) });
+
+  /** Names through the user-admin service (only the name fields: role and active are not the user's to set), then the profile. */
+  const update = formPost(async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    const names = USERS_ENDPOINTS.update.body.safeParse(formFields(body, ['username', 'firstName', 'lastName'], { empty: null }));
+    const stored = await profiles.get(self(req));
+    const profile = readProfileForm(profiles, stored.customData, body);
+    const errors = { ...(names.success ? {} : fieldErrors(names.error)), ...profile.errors };
+    if (!names.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
+    await profiles.update(self(req), profile.changes);
+    await userAdmin.update(self(req), names.data as AdminUserChanges, adminAudit(req)).catch((err: unknown) => {
+      if (err instanceof AppError && err.message === USER_ADMIN_MESSAGES.duplicate) throw new AppError(409, err.message, { errors: { username: err.message } });
+      throw err;
+    });
+    res.redirect(303, withMessage('/admin/profile', 'Profile saved'));
+  }, redrawProfile);
+
+  const redrawPassword: FormRedraw = (req, res, failure) => draw(req, res, failure.status, { ...failure, error: 'Your password was not changed.' });
+
+  /** Every token and session of the user ends; this browser gets a fresh token so it stays signed in. */
+  const changePassword = formPost(async (req, res) => {
+    const input = parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
+    const user = await account.changePassword(self(req), input.currentPassword, input.newPassword, requestContext(req));
+    cookies.set(res, await tokens.issue(user));
+    res.redirect(303, withMessage('/admin/profile', 'Password changed. Every other session has been signed out.'));
+  }, redrawPassword);
+
+  return { show, update, changePassword };
+}

@@ -1,0 +1,82 @@
+import type { RequestHandler, Response } from 'express';
+import type { Container } from '../../container';
+import { adminAudit } from '../../http/request-context';
+import { coerceBoolean, coerceNumber } from '../../http/form-values';
+import { keptValues, type FormRedraw } from '../../http/pages';
+import { parseOrThrow } from '../../http/validate';
+import { securitySettingsUpdate } from '../../routes/settings.schemas';
+import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
+
+const PAGE = { view: 'admin/settings/security', title: 'Security settings', path: '/admin/settings/security' } as const;
+const MESSAGES = {
+  saved: 'Security settings saved. They apply to the next sign-in and refresh.',
+  unchanged: 'Nothing changed.',
+  refused: 'Not saved: correct the marked fields.',
+} as const;
+
+type SettingName = keyof SecuritySettings;
+
+/** The form's values for the stored settings. */
+function valuesOf(current: SecuritySettings): Record<string, unknown> {
+  return {
+    jwtExpiresIn: current.jwtExpiresIn.value,
+    jwtRefreshGraceSeconds: current.jwtRefreshGraceSeconds.value,
+    allowRegistration: current.allowRegistration.value,
+  };
+}
+
+/**
+ * The settings an admin changed on the form, typed for the API's schema. A value set by an environment
+ * variable is not editable here; an unchanged one is left out, so it keeps its source (a default stays
+ * a default instead of becoming a pinned admin value).
+ */
+function changesFrom(body: Record<string, unknown>, current: SecuritySettings): Record<string, unknown> {
+  const posted: Record<SettingName, unknown> = {
+    jwtExpiresIn: typeof body.jwtExpiresIn === 'string' ? body.jwtExpiresIn.trim() : body.jwtExpiresIn,
+    // Blank is not "unchanged" but a refused value, so the schema names the field.
+    jwtRefreshGraceSeconds: coerceNumber(body.jwtRefreshGraceSeconds) ?? '',
+    allowRegistration: coerceBoolean(body.allowRegistration),
+  };
+  return Object.fromEntries(
+    (Object.keys(posted) as SettingName[])
+      .filter((name) => current[name].source !== 'env' && posted[name] !== current[name].value)
+      .map((name) => [name, posted[name]]),
+  );
+}
+
+/**
+ * `/admin/settings/security` (CONTRACT 6): the "Session / JWT" card. Reads and writes through the
+ * settings service and the JSON API's schema, so page and API accept exactly the same values.
+ */
+export function createSecuritySettingsPage({ settings }: Container) {
+  async function draw(res: Response, status: number, state: { values?: Record<string, unknown>; errors?: Record<string, string>; error?: string }) {
+    const current = await settings.getSecuritySettings();
+    res.status(status).render(PAGE.view, {
+      title: PAGE.title,
+      current,
+      envVariables: SECURITY_ENV_VARIABLES,
+      values: state.values ?? valuesOf(current),
+      errors: state.errors ?? {},
+      error: state.error ?? null,
+    });
+  }
+
+  const show: RequestHandler = (_req, res) => draw(res, 200, {});
+
+  const save: RequestHandler = async (req, res) => {
+    const changes = changesFrom(req.body as Record<string, unknown>, await settings.getSecuritySettings());
+    if (Object.keys(changes).length === 0) return res.redirect(303, `${PAGE.path}?message=${encodeURIComponent(MESSAGES.unchanged)}`);
+    const update: SecuritySettingsUpdate = parseOrThrow(securitySettingsUpdate, changes);
+    await settings.updateSecuritySettings(update, adminAudit(req));
+    res.redirect(303, `${PAGE.path}?message=${encodeURIComponent(MESSAGES.saved)}`);
+  };
+
+  const redraw: FormRedraw = (req, res, failure) => {
+    const body = keptValues(req.body);
+    const values = { ...body, allowRegistration: coerceBoolean(body.allowRegistration) === true };
+    const refused = Object.keys(failure.errors).length > 0;
+    return draw(res, failure.status, { values, errors: failure.errors, error: refused ? MESSAGES.refused : failure.error });
+  };
+
+  return { show, save, redraw };
+}

@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import type { Container } from '../../container';
+import { escapeHtml } from '../../mail/html';
+
+const PAGE_PATH = '/admin/plugins/email';
+const SUBJECT = 'Test email from the auth service';
+
+/**
+ * `POST /admin/plugins/email/test`: sends a test mail to the signed-in admin through the mail settings
+ * in force (SMTP_URL, else the saved email plugin), and comes back to the page with the outcome: the
+ * recipient, or the delivery error (credentials blotted out by the mailer).
+ */
+export function createTestEmailAction({ mailer, config }: Container): RequestHandler {
+  return async (req, res) => {
+    const { email } = req.user as Express.User;
+    const sentAt = new Date().toISOString();
+    const text = `This test email was sent from the admin site of ${config.baseUrl} at ${sentAt}. Mail delivery works.`;
+    const result = await mailer.deliver({ to: email, subject: SUBJECT, text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` });
+    const outcome = result.sent ? `message=${encodeURIComponent(`Test email sent to ${email}.`)}` : `error=${encodeURIComponent(`Test email failed: ${result.error}`)}`;
+    res.redirect(303, `${PAGE_PATH}?${outcome}`);
+  };
+}

@@ -1,0 +1,115 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Container } from '../../container';
+import { AppError } from '../../http/app-error';
+import { adminAudit } from '../../http/request-context';
+import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { fieldErrors, parseOrThrow } from '../../http/validate';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../../http/input-rules';
+import { USERS_ENDPOINTS } from '../../routes/users.schemas';
+import { USER_ADMIN_MESSAGES, type AdminUserChanges, type AdminUserCreate, type UserListQuery } from '../../services/user-admin.service';
+import { ROLES } from '../../models';
+import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-form';
+import { formFields, lastValue, pageOf, withMessage } from './form-input';
+
+const roleOptions = ROLES.map((role) => ({ value: role, label: role }));
+
+const NEW_USER_FIELDS: readonly PageField[] = [
+  { name: 'email', label: 'Email', type: 'email', autocomplete: 'off', required: true, maxlength: EMAIL_MAX_LENGTH },
+  {
+    name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max,
+    hint: `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters. Leave empty for a user who signs in with a code, a link or a provider.`,
+  },
+  { name: 'username', label: 'Username', type: 'text', autocomplete: 'off', minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max, hint: 'Leave empty to derive it from the email.' },
+  { name: 'firstName', label: 'First name', type: 'text', autocomplete: 'off', maxlength: NAME_MAX_LENGTH },
+  { name: 'lastName', label: 'Last name', type: 'text', autocomplete: 'off', maxlength: NAME_MAX_LENGTH },
+  { name: 'role', label: 'Role', type: 'select', options: roleOptions },
+];
+
+const EDIT_USER_FIELDS: readonly PageField[] = [
+  { name: 'username', label: 'Username', type: 'text', autocomplete: 'off', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
+  { name: 'firstName', label: 'First name', type: 'text', autocomplete: 'off', maxlength: NAME_MAX_LENGTH },
+  { name: 'lastName', label: 'Last name', type: 'text', autocomplete: 'off', maxlength: NAME_MAX_LENGTH },
+  { name: 'role', label: 'Role', type: 'select', options: roleOptions },
+  { name: 'active', label: 'Active (may sign in)', type: 'checkbox' },
+];
+
+const DELETE_CONFIRM = 'Tick the box to confirm the deletion';
+
+/** Puts a service's conflict next to the field it is about (CONTRACT 6: "errors next to the field"). */
+function atField(err: unknown, field: (message: string) => string | null): never {
+  if (err instanceof AppError && err.status === 409) {
+    const name = field(err.message);
+    if (name) throw new AppError(409, err.message, { errors: { [name]: err.message } });
+  }
+  throw err;
+}
+
+/** Pages of /admin/users (`manage:users`): the same user-admin and profile services as /api/users. */
+export function createUsersPageController({ userAdmin, profiles }: Container) {
+  const customFields = visibleFields(profiles.definition.fields);
+
+  const list: RequestHandler = async (req, res) => {
+    const { query, error } = pageOf<UserListQuery>(USERS_ENDPOINTS.list.query, req.query);
+    const result = await userAdmin.list(query);
+    res.render('admin/users/list', { title: 'Users', ...result, filters: query, error, pages: Math.max(1, Math.ceil(result.total / result.limit)) });
+  };
+
+  function drawNew(res: Response, status: number, state: Record<string, unknown>) {
+    renderForm(res, 'admin/users/new', status, { title: 'New user', fields: NEW_USER_FIELDS, ...state });
+  }
+
+  const newForm: RequestHandler = (_req, res) => drawNew(res, 200, { values: { role: 'viewer' } });
+  const redrawNew: FormRedraw = (req, res, failure) => drawNew(res, failure.status, { ...failure, values: req.body as Record<string, unknown> });
+
+  const create = formPost(async (req, res) => {
+    const input = parseOrThrow(USERS_ENDPOINTS.create.body, formFields(req.body, ['email', 'password', 'username', 'firstName', 'lastName', 'role'])) as AdminUserCreate;
+    const user = await userAdmin.create(input, adminAudit(req)).catch((err: unknown) =>
+      atField(err, (message) => (message === USER_ADMIN_MESSAGES.duplicate ? 'email' : null)),
+    );
+    res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(user.id)}/edit`, `User ${user.email} created`));
+  }, redrawNew);
+
+  async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
+    const id = req.params.id as string;
+    const [user, profile] = await Promise.all([userAdmin.get(id), profiles.get(id)]);
+    const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
+    renderForm(res, 'admin/users/edit', status, {
+      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, ...state, values,
+    });
+  }
+
+  const editForm: RequestHandler = (req, res) => drawEdit(req, res, 200, {});
+  const redrawEdit: FormRedraw = (req, res, failure) =>
+    drawEdit(req, res, failure.status, { ...failure, values: { ...keptProfileValues(profiles, req.body as Record<string, unknown>), active: lastValue(req.body, 'active') === 'on' } });
+
+  /** Checks every standard field first, then saves the profile (custom fields judged there), then the account. */
+  const update = formPost(async (req, res) => {
+    const id = req.params.id as string;
+    const body = req.body as Record<string, unknown>;
+    const fields = formFields(body, ['username', 'firstName', 'lastName', 'role'], { empty: null });
+    const account = USERS_ENDPOINTS.update.body.safeParse({ ...fields, active: lastValue(body, 'active') === 'on' });
+    const stored = await profiles.get(id);
+    const profile = readProfileForm(profiles, stored.customData, body);
+    const errors = { ...(account.success ? {} : fieldErrors(account.error)), ...profile.errors };
+    if (!account.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
+    await profiles.update(id, profile.changes);
+    const changes = account.data as AdminUserChanges;
+    await userAdmin.update(id, changes, adminAudit(req)).catch((err: unknown) =>
+      atField(err, (message) => {
+        if (message === USER_ADMIN_MESSAGES.duplicate) return 'username';
+        if (message === USER_ADMIN_MESSAGES.lastAdmin) return changes.active === false ? 'active' : 'role';
+        return null;
+      }),
+    );
+    res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(id)}/edit`, 'Changes saved'));
+  }, redrawEdit);
+
+  const remove = formPost(async (req, res) => {
+    if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
+    const user = await userAdmin.get(req.params.id as string);
+    await userAdmin.remove(user.id, adminAudit(req)).catch((err: unknown) => atField(err, () => 'confirm'));
+    res.redirect(303, withMessage('/admin/users', `User ${user.email} deleted`));
+  }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.errors.confirm ? 'The user was not deleted.' : failure.error, errors: failure.errors }));
+
+  return { list, newForm, create, editForm, update, remove };
+}

@@ -1,0 +1,18 @@
+import { Router } from 'express';
+import type { Container } from '../../container';
+import { createProfilePageController } from '../../controllers/admin/profile.controller';
+
+/** `/admin/profile`: every signed-in user's own page (a viewer's only admin page). */
+export function profilePageRoutes(container: Container): Router {
+  const { adminPages, limits } = container;
+  const { page } = adminPages;
+  const profile = createProfilePageController(container);
+  const router = Router();
+  const signedIn = page(null);
+
+  router.get('/profile', ...signedIn, profile.show);
+  router.post('/profile', ...signedIn, profile.update);
+  // A current-password check is a password guess: it counts against the sign-in limit.
+  router.post('/profile/password', ...signedIn, limits.login, profile.changePassword);
+  return router;
+}

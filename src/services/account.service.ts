@@ -1,0 +1,49 @@
+import type { Sequelize } from 'sequelize';
+import type { Models, User } from '../models';
+import type { PasswordService } from '../auth/password.service';
+import type { TokenService } from '../auth/token.service';
+import type { RequestContext } from '../http/request-context';
+import type { ActivityService } from './activity.service';
+import { AppError } from '../http/app-error';
+
+export const ACCOUNT_MESSAGES = {
+  wrongPassword: 'is not your current password',
+  changedMeanwhile: 'Your password was changed meanwhile; sign in again',
+} as const;
+
+/** Self-service changes to one's own account (the admin site's profile page). */
+export function createAccountService(deps: {
+  sequelize: Sequelize;
+  models: Models;
+  passwords: Pick<PasswordService, 'hash' | 'verify'>;
+  tokens: Pick<TokenService, 'revokeAllForUser'>;
+  activity: ActivityService;
+}) {
+  const { sequelize, models, passwords, tokens, activity } = deps;
+
+  /**
+   * Replaces the user's password after checking the current one, and ends every token and session the
+   * user has (the epoch moves on): the caller issues a fresh one for the browser that made the change.
+   * The write is conditional on the hash just checked, so of two parallel changes only one wins.
+   * Returns the user as stored afterwards (with the new epoch).
+   */
+  async function changePassword(userId: string, currentPassword: string, newPassword: string, context: RequestContext): Promise<User> {
+    const user = await models.User.findByPk(userId, { rejectOnEmpty: false });
+    if (!user) throw AppError.unauthorized();
+    const check = await passwords.verify(currentPassword, user.passwordHash);
+    if (!check.ok) throw AppError.validation({ currentPassword: ACCOUNT_MESSAGES.wrongPassword });
+    // Hashed before the transaction: PBKDF2 takes tens of milliseconds, too long to hold a write lock.
+    const passwordHash = await passwords.hash(newPassword);
+    await sequelize.transaction(async (transaction) => {
+      const [changed] = await models.User.update({ passwordHash }, { where: { id: user.id, passwordHash: user.passwordHash }, transaction });
+      if (changed !== 1) throw AppError.conflict(ACCOUNT_MESSAGES.changedMeanwhile);
+      await tokens.revokeAllForUser(user.id, { transaction });
+    });
+    await activity.record({ action: 'auth.password_changed', userId: user.id, email: user.email }, context);
+    return user.reload();
+  }
+
+  return { changePassword };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

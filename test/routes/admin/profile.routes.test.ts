@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { Express } from 'express';
+import { buildApp, ctx } from '../../support/context';
+import { createTestUser, tokenFor } from '../../support/users';
+import { PASSWORD, cookieHeader, makeUser } from '../../support/auth';
+import { formBody, location, sessionFor, signedIn, type PageSession } from '../../support/admin-pages';
+import { defineUserProfile } from '../../../src/profiles/profile-definition';
+
+const definition = defineUserProfile({
+  fields: [
+    { name: 'team', label: 'Team', type: 'string', required: true, default: 'core', validation: { pattern: '^[a-z]+$' } },
+    { name: 'prefs', label: 'Preferences', type: 'json' },
+    { name: 'internalNotes', label: 'Internal notes', type: 'textarea', hidden: true },
+  ],
+});
+
+function post(app: Express, session: PageSession, path: string, fields: Record<string, string | string[]>, withCsrf = true) {
+  return request(app)
+    .post(path)
+    .set('Cookie', session.cookie)
+    .set('Accept', 'text/html')
+    .type('form')
+    .send(formBody(withCsrf ? { _csrf: session.csrf, ...fields } : fields));
+}
+
+describe('admin profile page', () => {
+  let app: Express;
+  before(() => {
+    app = buildApp({ profileDefinition: definition });
+  });
+
+  it('when not signed in, then 302 to sign-in with the way back', async () => {
+    const res = await request(app).get('/admin/profile');
+    assert.equal(res.status, 302);
+    assert.equal(location(res), '/auth/login?redirect=%2Fadmin%2Fprofile');
+  });
+
+  it('when a viewer opens it, then their details, the password form and the linked-accounts section show', async () => {
+    const session = await signedIn('viewer', { firstName: '<i>Vi</i>' });
+    const res = await request(app).get('/admin/profile').set('Cookie', session.cookie);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.ok(res.text.includes('value="&lt;i&gt;Vi&lt;/i&gt;"'));
+    for (const label of ['Username', 'First name', 'Display name', 'Date of birth', 'Team', 'Preferences', 'Current password', 'New password', 'Linked accounts']) {
+      assert.ok(res.text.includes(label), label);
+    }
+    assert.ok(!res.text.includes('Internal notes'));
+    assert.match(res.text, /No sign-in accounts are linked/);
+  });
+
+  it('when saved, then names and profile change and the hidden field is kept', async () => {
+    const session = await signedIn('author');
+    await ctx().models.UserProfile.update({ data: { team: 'core', internalNotes: 'keep' } }, { where: { userId: session.user.id } });
+    const res = await post(app, session, '/admin/profile', {
+      username: session.user.username, firstName: 'Ada', lastName: 'L', display_name: 'Ada', date_of_birth: '1815-12-10', team: 'math', prefs: '{"theme":"dark"}',
+    });
+    assert.equal(res.status, 303);
+    assert.equal(location(res), '/admin/profile?message=Profile%20saved');
+    const user = await ctx().models.User.findByPk(session.user.id, { rejectOnEmpty: true });
+    assert.equal(user.firstName, 'Ada');
+    const profile = await ctx().models.UserProfile.findByPk(session.user.id, { rejectOnEmpty: true });
+    assert.deepEqual(profile.data, { team: 'math', internalNotes: 'keep', prefs: { theme: 'dark' } });
+    assert.equal(profile.dateOfBirth, Date.UTC(1815, 11, 10) / 1000);
+    const page = await request(app).get(location(res)).set('Cookie', session.cookie);
+    assert.ok(page.text.includes('value="1815-12-10"'));
+    assert.match(page.text, /role="status">Profile saved</);
+  });
+
+  it('when a value is invalid or the username taken, then the error is at the field and the typed values stay', async () => {
+    const session = await signedIn('viewer');
+    const other = await createTestUser('viewer');
+    const bad = await post(app, session, '/admin/profile', { username: session.user.username, firstName: 'Typed', team: 'Not Valid' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /data-field="team"[\s\S]*?class="field-error"[^>]*>format is invalid</);
+    assert.ok(bad.text.includes('value="Typed"'));
+    const taken = await post(app, session, '/admin/profile', { username: other.username, team: 'core' });
+    assert.equal(taken.status, 409);
+    assert.match(taken.text, /data-field="username"[\s\S]*?class="field-error"[^>]*>User with this email or username already exists</);
+  });
+
+  it('when the post has no _csrf, then 403 and nothing changes', async () => {
+    const session = await signedIn('viewer', { firstName: 'Same' });
+    const res = await post(app, session, '/admin/profile', { username: session.user.username, firstName: 'Changed' }, false);
+    assert.equal(res.status, 403);
+    assert.equal((await ctx().models.User.findByPk(session.user.id, { rejectOnEmpty: true })).firstName, 'Same');
+  });
+
+  describe('change password', () => {
+    it('when the current password is wrong or the new one too short, then the error is at the field and nothing changes', async () => {
+      const session = await sessionFor(await makeUser({ role: 'viewer' }));
+      const wrong = await post(app, session, '/admin/profile/password', { currentPassword: 'not it at all', newPassword: 'a brand new password' });
+      assert.equal(wrong.status, 400);
+      assert.match(wrong.text, /data-field="currentPassword"[\s\S]*?class="field-error"[^>]*>is not your current password</);
+      assert.ok(!wrong.text.includes('not it at all'));
+      assert.ok(!wrong.text.includes('a brand new password'));
+      const short = await post(app, session, '/admin/profile/password', { currentPassword: PASSWORD, newPassword: 'short' });
+      assert.equal(short.status, 400);
+      assert.match(short.text, /data-field="newPassword"[\s\S]*?class="field-error"[^>]*>must be at least 8 characters</);
+      const login = await request(app).post('/auth/login').send({ email: session.user.email, password: PASSWORD });
+      assert.equal(login.status, 200);
+    });
+
+    it('when the current password is guessed over and over, then the sign-in rate limit stops it', async () => {
+      const session = await sessionFor(await makeUser({ role: 'viewer' }));
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        statuses.push((await post(app, session, '/admin/profile/password', { currentPassword: `guess ${attempt}`, newPassword: 'a brand new password' })).status);
+      }
+      assert.deepEqual(statuses, [400, 400, 400, 400, 400, 429]);
+    });
+
+    it('when changed, then every other token ends, this browser stays signed in, and the new password signs in', async () => {
+      const user = await makeUser({ role: 'editor' });
+      const session = await sessionFor(user);
+      const otherDevice = await tokenFor(user);
+      assert.equal((await request(app).get('/auth/me').set('Authorization', `Bearer ${otherDevice}`)).status, 200);
+
+      const res = await post(app, session, '/admin/profile/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' });
+      assert.equal(res.status, 303);
+      assert.match(location(res), /^\/admin\/profile\?message=Password%20changed/);
+
+      assert.equal((await request(app).get('/auth/me').set('Authorization', `Bearer ${otherDevice}`)).status, 401);
+      assert.equal((await request(app).get('/admin/profile').set('Cookie', session.cookie)).status, 302, 'the old cookie is dead too');
+      const fresh = await request(app).get('/admin/profile').set('Cookie', cookieHeader(res));
+      assert.equal(fresh.status, 200);
+      const activity = await ctx().models.ActivityLog.findOne({ where: { action: 'auth.password_changed', userId: user.id } });
+      assert.ok(activity);
+      assert.equal((await request(app).post('/auth/login').send({ email: user.email, password: PASSWORD })).status, 401);
+      assert.equal((await request(app).post('/auth/login').send({ email: user.email, password: 'a brand new password' })).status, 200);
+    });
+  });
+});

@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { Express } from 'express';
+import { buildApp, ctx, uniqueEmail } from '../../support/context';
+import { createTestUser } from '../../support/users';
+import { formBody, location, signedIn, type PageSession } from '../../support/admin-pages';
+import { defineUserProfile } from '../../../src/profiles/profile-definition';
+
+const definition = defineUserProfile({
+  fields: [
+    { name: 'team', label: 'Team', type: 'string', validation: { pattern: '^[a-z]+$' } },
+    { name: 'seats', label: 'Seats', type: 'number', validation: { min: 1, max: 10 } },
+    { name: 'newsletter', label: 'Newsletter', type: 'boolean' },
+    { name: 'plan', label: 'Plan', type: 'select', options: ['free', 'pro'] },
+    { name: 'topics', label: 'Topics', type: 'multiselect', options: ['api', 'ui'] },
+    { name: 'address', label: 'Address', type: 'object', fields: [{ name: 'city', label: 'City', type: 'string' }, { name: 'vault', label: 'Vault', type: 'string', hidden: true }] },
+    { name: 'internalNotes', label: 'Internal notes', type: 'textarea', hidden: true },
+  ],
+});
+
+function post(app: Express, session: PageSession, path: string, fields: Record<string, string | string[]>, withCsrf = true) {
+  return request(app)
+    .post(path)
+    .set('Cookie', session.cookie)
+    .set('Accept', 'text/html')
+    .type('form')
+    .send(formBody(withCsrf ? { _csrf: session.csrf, ...fields } : fields));
+}
+
+describe('admin user pages', () => {
+  let app: Express;
+  before(() => {
+    app = buildApp({ profileDefinition: definition });
+  });
+
+  describe('guard', () => {
+    it('when not signed in, then each page sends to sign-in with the way back', async () => {
+      for (const path of ['/admin/users', '/admin/users/new', '/admin/users/abc/edit']) {
+        const res = await request(app).get(path);
+        assert.equal(res.status, 302);
+        assert.equal(location(res), `/auth/login?redirect=${encodeURIComponent(path)}`);
+      }
+    });
+
+    it('when an editor or a viewer opens them, then 302 to sign-in with the reason', async () => {
+      for (const role of ['editor', 'viewer'] as const) {
+        const session = await signedIn(role);
+        const res = await request(app).get('/admin/users').set('Cookie', session.cookie);
+        assert.equal(res.status, 302);
+        assert.equal(location(res), '/auth/login?error=Insufficient%20permissions');
+      }
+    });
+  });
+
+  describe('list', () => {
+    it('when searching and filtering, then the table shows the matches with escaped names, with headers and paging', async () => {
+      const session = await signedIn('admin');
+      const marker = `zq${Date.now()}`;
+      await createTestUser('author', { username: `${marker}_a`, firstName: '<script>alert(1)</script>', lastName: '"><img src=x>' });
+      await createTestUser('viewer', { username: `${marker}_b` });
+      const res = await request(app).get(`/admin/users?q=${marker}&role=author`).set('Cookie', session.cookie);
+      assert.equal(res.status, 200);
+      assert.match(res.text, /<th scope="col">Email<\/th>/);
+      assert.ok(res.text.includes(`${marker}_a`));
+      assert.ok(!res.text.includes(`${marker}_b`));
+      assert.ok(res.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+      assert.ok(!res.text.includes('<script>alert(1)'));
+      assert.ok(!res.text.includes('<img src=x>'));
+      assert.match(res.text, /1 user found/);
+    });
+
+    it('when a filter is invalid, then the page says so and shows the first page', async () => {
+      const session = await signedIn('admin');
+      const res = await request(app).get('/admin/users?page=abc').set('Cookie', session.cookie);
+      assert.equal(res.status, 200);
+      assert.match(res.text, /Filter ignored: page must be a whole number/);
+    });
+  });
+
+  describe('create', () => {
+    it('when the form has errors, then they show next to the fields with the values kept but never the password', async () => {
+      const session = await signedIn('admin');
+      const res = await post(app, session, '/admin/users/new', { email: 'not-an-email', password: 'short', username: 'x', firstName: '<b>Ann</b>', lastName: '', role: 'editor' });
+      assert.equal(res.status, 400);
+      assert.match(res.text, /data-field="email"[\s\S]*?class="field-error"[^>]*>must be a valid email address</);
+      assert.match(res.text, /data-field="password"[\s\S]*?class="field-error"[^>]*>must be at least 8 characters</);
+      assert.match(res.text, /data-field="username"[\s\S]*?class="field-error"[^>]*>must be at least 3 characters</);
+      assert.ok(res.text.includes('value="not-an-email"'));
+      assert.ok(res.text.includes('value="&lt;b&gt;Ann&lt;/b&gt;"'));
+      assert.ok(!res.text.includes('value="short"'));
+      assert.match(res.text, /<option value="editor" selected>/);
+    });
+
+    it('when the email is taken, then the conflict shows at the email field', async () => {
+      const session = await signedIn('admin');
+      const res = await post(app, session, '/admin/users/new', { email: session.user.email, password: '', role: 'viewer' });
+      assert.equal(res.status, 409);
+      assert.match(res.text, /data-field="email"[\s\S]*?class="field-error"[^>]*>User with this email or username already exists</);
+    });
+
+    it('when the post has no _csrf, then 403 and no user is made', async () => {
+      const session = await signedIn('admin');
+      const email = uniqueEmail('nocsrf');
+      const res = await post(app, session, '/admin/users/new', { email, role: 'viewer' }, false);
+      assert.equal(res.status, 403);
+      assert.equal(await ctx().models.User.count({ where: { email } }), 0);
+    });
+
+    it('when the form is valid, then the user is created and the edit page confirms it', async () => {
+      const session = await signedIn('admin');
+      const email = uniqueEmail('created');
+      const res = await post(app, session, '/admin/users/new', { email, password: 'a good password', username: '', firstName: 'Ann', lastName: '', role: 'author' });
+      assert.equal(res.status, 303);
+      const user = await ctx().models.User.findOne({ where: { email } });
+      assert.ok(user);
+      assert.equal(user.role, 'author');
+      assert.equal(user.firstName, 'Ann');
+      assert.match(location(res), new RegExp(`^/admin/users/${user.id}/edit\\?message=`));
+      const page = await request(app).get(location(res)).set('Cookie', session.cookie);
+      assert.ok(page.text.includes(`User ${email} created`));
+    });
+  });
+
+  describe('edit', () => {
+    it('when opened, then account, built-in and visible custom fields show; hidden ones never', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer');
+      await ctx().models.UserProfile.update(
+        { data: { team: 'core', internalNotes: 'SECRET-NOTE', address: { city: 'Oslo', vault: 'SECRET-VAULT' } }, dateOfBirth: 631152000 },
+        { where: { userId: target.id } },
+      );
+      const res = await request(app).get(`/admin/users/${target.id}/edit`).set('Cookie', session.cookie);
+      assert.equal(res.status, 200);
+      for (const label of ['Username', 'First name', 'Last name', 'Role', 'Active (may sign in)', 'Display name', 'Bio', 'Website', 'Date of birth', 'Team', 'Seats', 'City']) {
+        assert.ok(res.text.includes(`${label}`), label);
+      }
+      assert.ok(res.text.includes('value="1990-01-01"'));
+      assert.ok(res.text.includes('value="Oslo"'));
+      assert.ok(!res.text.includes('SECRET-NOTE'));
+      assert.ok(!res.text.includes('SECRET-VAULT'));
+      assert.ok(!res.text.includes('Internal notes'));
+    });
+
+    it('when saved, then names, role, built-in and custom fields change; hidden fields are kept; the date is a unix timestamp', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer');
+      await ctx().models.UserProfile.update(
+        { data: { internalNotes: 'keep me', address: { city: 'Oslo', vault: 'keep too' }, seats: 4 } },
+        { where: { userId: target.id } },
+      );
+      const res = await post(app, session, `/admin/users/${target.id}/edit`, {
+        username: target.username, firstName: 'New', lastName: '', role: 'editor', active: ['off', 'on'],
+        display_name: 'Newbie', bio: '', company: 'ACME', job_title: '', website: 'https://example.com', location: '', date_of_birth: '2000-02-29',
+        team: 'ops', seats: '', newsletter: 'on', plan: 'pro', topics: ['api', 'ui'], 'address.city': 'Bergen',
+      });
+      assert.equal(res.status, 303, res.text);
+      assert.match(location(res), /\?message=Changes%20saved$/);
+      const user = await ctx().models.User.findByPk(target.id, { rejectOnEmpty: true });
+      assert.equal(user.firstName, 'New');
+      assert.equal(user.lastName, null);
+      assert.equal(user.role, 'editor');
+      const profile = await ctx().models.UserProfile.findByPk(target.id, { rejectOnEmpty: true });
+      assert.deepEqual(profile.data, { internalNotes: 'keep me', address: { city: 'Bergen', vault: 'keep too' }, team: 'ops', newsletter: true, plan: 'pro', topics: ['api', 'ui'] });
+      assert.equal(profile.displayName, 'Newbie');
+      assert.equal(profile.company, 'ACME');
+      assert.equal(profile.bio, null);
+      assert.equal(profile.dateOfBirth, Date.UTC(2000, 1, 29) / 1000);
+    });
+
+    it('when values are invalid, then each error is at its field, values are kept and nothing is saved', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer', { firstName: 'Before' });
+      const res = await post(app, session, `/admin/users/${target.id}/edit`, {
+        username: target.username, firstName: 'After', lastName: '', role: 'viewer', active: ['off', 'on'],
+        date_of_birth: '2001-02-30', team: 'Not Valid', seats: '42', display_name: '"><script>x</script>',
+      });
+      assert.equal(res.status, 400);
+      assert.match(res.text, /data-field="date_of_birth"[\s\S]*?class="field-error"[^>]*>must be a date/);
+      // Built-in errors are reported first; the custom fields are judged once those pass.
+      assert.ok(res.text.includes('value="Not Valid"'));
+      assert.ok(res.text.includes('value="&#34;&gt;&lt;script&gt;x&lt;/script&gt;"'));
+      const fixed = await post(app, session, `/admin/users/${target.id}/edit`, {
+        username: target.username, firstName: 'After', lastName: '', role: 'viewer', active: ['off', 'on'], date_of_birth: '', team: 'Not Valid', seats: '42',
+      });
+      assert.equal(fixed.status, 400);
+      assert.match(fixed.text, /data-field="team"[\s\S]*?class="field-error"[^>]*>format is invalid</);
+      assert.match(fixed.text, /data-field="seats"[\s\S]*?class="field-error"[^>]*>must be at most 10</);
+      assert.equal((await ctx().models.User.findByPk(target.id, { rejectOnEmpty: true })).firstName, 'Before');
+    });
+
+    it('when the last active admin would be demoted or deactivated, then the rule shows at that field', async () => {
+      await ctx().models.User.update({ role: 'editor' }, { where: { role: 'admin' } });
+      const session = await signedIn('admin');
+      const demote = await post(app, session, `/admin/users/${session.user.id}/edit`, { username: session.user.username, role: 'editor', active: ['off', 'on'] });
+      assert.equal(demote.status, 409);
+      assert.match(demote.text, /data-field="role"[\s\S]*?class="field-error"[^>]*>This change would leave no active admin/);
+      const deactivate = await post(app, session, `/admin/users/${session.user.id}/edit`, { username: session.user.username, role: 'admin', active: 'off' });
+      assert.equal(deactivate.status, 409);
+      assert.match(deactivate.text, /data-field="active"[\s\S]*?class="field-error"[^>]*>This change would leave no active admin/);
+      const self = await ctx().models.User.findByPk(session.user.id, { rejectOnEmpty: true });
+      assert.equal(self.role, 'admin');
+      assert.equal(self.active, true);
+    });
+  });
+
+  describe('delete', () => {
+    it('when not confirmed, then nothing is deleted and the page asks for the tick', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer');
+      const res = await post(app, session, `/admin/users/${target.id}/delete`, {});
+      assert.equal(res.status, 400);
+      assert.match(res.text, /data-field="confirm"[\s\S]*?class="field-error"[^>]*>Tick the box/);
+      assert.ok(await ctx().models.User.findByPk(target.id));
+    });
+
+    it('when confirmed, then the user is gone and the list confirms it; the last admin cannot be deleted', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer');
+      const res = await post(app, session, `/admin/users/${target.id}/delete`, { confirm: ['off', 'on'] });
+      assert.equal(res.status, 303);
+      assert.match(location(res), /^\/admin\/users\?message=User%20/);
+      assert.equal(await ctx().models.User.findByPk(target.id), null);
+
+      await ctx().models.User.update({ role: 'editor' }, { where: { role: 'admin' } });
+      await ctx().models.User.update({ role: 'admin' }, { where: { id: session.user.id } });
+      const last = await post(app, session, `/admin/users/${session.user.id}/delete`, { confirm: 'on' });
+      assert.equal(last.status, 409);
+      assert.match(last.text, /data-field="confirm"[\s\S]*?class="field-error"[^>]*>This change would leave no active admin/);
+    });
+  });
+});

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import type { Transaction } from 'sequelize';
+import { ctx } from '../support/context';
+import { PASSWORD, makeUser } from '../support/auth';
+import { createAccountService } from '../../src/services/account.service';
+import { createPasswordService } from '../../src/auth/password.service';
+import { createActivityService } from '../../src/services/activity.service';
+
+function service() {
+  const { sequelize, models, config, logger } = ctx();
+  const revoked: string[] = [];
+  const account = createAccountService({
+    sequelize,
+    models,
+    passwords: createPasswordService({ iterations: config.passwordIterations }),
+    tokens: {
+      revokeAllForUser: async (userId: string, options: { transaction?: Transaction } = {}) => {
+        revoked.push(userId);
+        await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction: options.transaction });
+      },
+    },
+    activity: createActivityService({ models, logger }),
+  });
+  return { account, revoked };
+}
+
+const context = { ip: '127.0.0.1', userAgent: 'test' };
+
+describe('account service: change password', () => {
+  it('when the current password is wrong, then a field error and nothing changes', async () => {
+    const user = await makeUser();
+    const { account, revoked } = service();
+    await assert.rejects(account.changePassword(user.id, 'wrong one', 'a new password', context), (err: Error & { options?: { errors?: Record<string, string> } }) => {
+      assert.deepEqual(err.options?.errors, { currentPassword: 'is not your current password' });
+      return true;
+    });
+    assert.deepEqual(revoked, []);
+  });
+
+  it('when changed, then the hash is replaced, every token is revoked and the user comes back with the new epoch', async () => {
+    const user = await makeUser();
+    const { account, revoked } = service();
+    const after = await account.changePassword(user.id, PASSWORD, 'a new password', context);
+    assert.notEqual(after.passwordHash, user.passwordHash);
+    assert.equal(after.tokenEpoch, user.tokenEpoch + 1);
+    assert.deepEqual(revoked, [user.id]);
+  });
+
+  it('when two changes race with the same current password, then exactly one wins', async () => {
+    const user = await makeUser();
+    const { account } = service();
+    const results = await Promise.allSettled([
+      account.changePassword(user.id, PASSWORD, 'first new password', context),
+      account.changePassword(user.id, PASSWORD, 'second new password', context),
+    ]);
+    assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1);
+  });
+});

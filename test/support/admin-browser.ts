@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { PASSWORD } from './auth';
+
+/** Where the admin-site screenshots go (committed: the README shows some). */
+export const SCREENSHOT_DIR = path.resolve(__dirname, '../../docs/screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 740 };
+
+/** Saves the page as it looks on a desktop and at 375 px wide: `<name>-desktop.png`, `<name>-375.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  // Nothing may stick out sideways on a phone: the page scrolls only down (wide tables scroll inside their box).
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  assert.ok(overflow <= 0, `${name}: ${overflow}px wider than a 375 px screen`);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-375.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * Opens an admin path signed out, lands on the sign-in page, signs in there by the field labels, and
+ * comes back to the path asked for.
+ */
+export async function signInThrough(page: Page, baseUrl: string, pathname: string, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(`${baseUrl}${pathname}`);
+  assert.equal(new URL(page.url()).pathname, '/auth/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  const landed = new URL(page.url());
+  assert.equal(`${landed.pathname}${landed.search}`, pathname);
+}
+
+/** Clicks a submit button and waits for the page it leads to. */
+export async function submit(page: Page, name: string | RegExp): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name, exact: typeof name === 'string' }).click()]);
+}
+
+/** Fails the test when any script of a stored XSS attempt ran (a dialog, or the marker global set). */
+export function watchForScripts(page: Page): () => Promise<void> {
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return async () => {
+    assert.deepEqual(dialogs, [], 'no injected script may open a dialog');
+    assert.equal(await page.evaluate('window.__xss'), undefined, 'no injected script may run');
+  };
+}
