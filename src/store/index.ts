@@ -11,7 +11,8 @@ export async function createStore(redisUrl: string | undefined, logger: Logger, 
     return new MemoryStore();
   }
   // ioredis is loaded only when configured: the embedded default starts faster and smaller without it.
-  const { RedisStore } = await import('./redis-store');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { RedisStore } = require('./redis-store') as typeof import('./redis-store');
   const store = new RedisStore(redisUrl, { keyPrefix });
   try {
     await store.connect();
