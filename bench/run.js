@@ -1,22 +1,32 @@
 'use strict';
 /*
  * Benchmark (not a test): `npm run bench` (builds first) or `node bench/run.js` after `npm run build`.
+ * Every target of issue 13 is a ratio or a bound measured in this one run; rounds alternate between the
+ * service and its baseline so background load hits both alike, and each figure is the median of the
+ * per-round figures (all printed). Steps (BENCH_ONLY=start,me,redis,memory,login,load,paths,growth):
  *
- * Starts the built server (node dist/server.js, NODE_ENV=production, a temporary SQLite database, the
- * in-process store) and a bare Express server, then measures with autocannon:
- *   1. logins per second against the machine's PBKDF2 ceiling (measured in the same run)   target ≥ 85 %
- *   2. GET /auth/me (Bearer) requests per second against bare Express with the same JSON   target ≥ 60 %
- *   3. p99 latency of GET /auth/me while logins saturate the CPU                           target < 50 ms
+ *   start   node dist/server.js → GET /health 200, migrations current (median of 3 starts)   ≤ 1 s
+ *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 0.60 / ≥ 0.50,
+ *           server CPU per request vs bare Express's (from /proc/<pid>/stat)                   ≤ 1.7×
+ *   redis   the same with REDIS_URL set (one MGET per request)                                 ≥ 0.45
+ *   memory  RSS idle, and peak while 50 connections call /auth/me                              ≤ 100 / 160 MiB
+ *   login   POST /auth/login per second vs the PBKDF2 ceiling (same iterations, every pool
+ *           thread busy), access log on, activity row written, 5/min limit in force          ≥ 0.90
+ *   load    p99 of GET /auth/me at 100 req/s while logins saturate the hashing pool           ≤ 25 ms
+ *   me      … and by auth_session (a magic-link server session; mail caught by an SMTP listener here)   ≥ 0.50
+ *   paths   reported only: POST /auth/refresh per second
+ *   growth  100,000 users bulk-inserted (SQLite, and MariaDB when BENCH_MYSQL_URL answers), then
+ *           p99 at a steady low rate of login, /auth/me, the admin user list with a search    ≤ 50 ms
  *
  * Logins come from many client addresses (TRUST_PROXY=loopback + X-Forwarded-For, one address per
  * request), so the 5-per-minute login limit stays in force and out of the way: no bench-only knob.
  *
- * Environment: BENCH_SECONDS (default 10 per measurement), BENCH_ITERATIONS (PBKDF2 iterations,
- * default 100000 like production), BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_DATABASE_URL,
- * BENCH_REDIS_URL (default: none, the in-process store), BENCH_CPU_PROF=1 (writes .cpuprofile files of the
- * server into bench/profiles/), BENCH_SKIP_BUILD=1, BENCH_ONLY=me (only measure 2), and for experiments
- * BENCH_ENV_<NAME>=value (passed to the server as NAME=value) and BENCH_DIST (another build directory).
- * Prints a table and writes bench/results.json.
+ * Environment: BENCH_SECONDS (default 6 per measurement), BENCH_ROUNDS (default 4), BENCH_ITERATIONS
+ * (PBKDF2, default 100000 like production), BENCH_LOG_LEVEL (default info), BENCH_REDIS_URL (default
+ * redis://127.0.0.1:6379/14; "none" skips), BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306; "none"
+ * skips), BENCH_GROWTH_USERS (default 100000), BENCH_CPU_PROF=1 (.cpuprofile files of the servers into
+ * bench/profiles/), BENCH_SKIP_BUILD=1, BENCH_ENV_<NAME>=value (passed to the servers). Prints a table and
+ * writes bench/results.json.
  */
 const { spawn, execSync, execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -27,18 +37,30 @@ const path = require('node:path');
 const autocannon = require('autocannon');
 
 const ROOT = path.resolve(__dirname, '..');
-const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const SECONDS = Number(process.env.BENCH_SECONDS || 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS || 100000);
+const GROWTH_USERS = Number(process.env.BENCH_GROWTH_USERS || 100000);
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379/14';
+const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306';
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const CORES = os.availableParallelism();
 // libuv runs crypto.pbkdf2 on its thread pool (4 threads by default): never fewer threads than cores.
 const THREADPOOL = Math.max(4, CORES);
 const PASSWORD = 'bench-password-123';
+const MiB = 1024 * 1024;
 
 const children = [];
-
-function log(line) {
-  process.stderr.write(`${line}\n`);
-}
+const step = (name) => !ONLY || ONLY.has(name);
+const log = (line) => process.stderr.write(`${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const fixed = (values, digits = 2) => values.map((v) => (Number.isFinite(v) ? v.toFixed(digits) : '–')).join(' / ');
 
 async function sparePort() {
   const server = net.createServer();
@@ -48,7 +70,7 @@ async function sparePort() {
   return port;
 }
 
-async function waitForHealth(url, child, timeoutMs = 30_000) {
+async function waitForHealth(url, child, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -58,12 +80,12 @@ async function waitForHealth(url, child, timeoutMs = 30_000) {
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(10);
   }
   throw new Error(`server at ${url} did not become healthy`);
 }
 
-function start(script, env, args = []) {
+function spawnNode(script, env, args = []) {
   const child = spawn(process.execPath, [...args, script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, UV_THREADPOOL_SIZE: String(THREADPOOL), ...env },
@@ -82,6 +104,28 @@ async function stop(child) {
   clearTimeout(timer);
 }
 
+/** Starts node dist/server.js on a spare port; resolves once /health answers 200, with the time that took. */
+async function startService(name, env) {
+  const port = await sparePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(__dirname, 'profiles')}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  const serverEnv = {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: url,
+    PASSWORD_PBKDF2_ITERATIONS: String(ITERATIONS),
+    TRUST_PROXY: 'loopback',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+    ...env,
+  };
+  for (const [key, value] of Object.entries(process.env)) if (key.startsWith('BENCH_ENV_')) serverEnv[key.slice('BENCH_ENV_'.length)] = value;
+  const started = process.hrtime.bigint();
+  const child = spawnNode(path.join(ROOT, 'dist', 'server.js'), serverEnv, profileArgs);
+  await waitForHealth(url, child);
+  return { child, url, startMs: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
 function cannon(options) {
   return new Promise((resolve, reject) => {
     const instance = autocannon({ duration: SECONDS, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
@@ -94,7 +138,7 @@ function measureCeiling(seconds) {
     env: { PATH: process.env.PATH, UV_THREADPOOL_SIZE: String(THREADPOOL), ITERATIONS: String(ITERATIONS), SECONDS: String(seconds) },
     encoding: 'utf8',
   });
-  return JSON.parse(out.trim().split('\n').pop());
+  return JSON.parse(out.trim().split('\n').pop()).hashesPerSecond;
 }
 
 /** A fresh client address per request: 10.x.y.z from a counter (TRUST_PROXY=loopback trusts our header). */
@@ -104,18 +148,11 @@ function nextAddress() {
   const n = addressCounter;
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
+const fromNewAddress = (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextAddress() } });
 
 function loginRequests(email) {
   const body = JSON.stringify({ email, password: PASSWORD });
-  return [
-    {
-      method: 'POST',
-      path: '/auth/login',
-      headers: { 'content-type': 'application/json' },
-      body,
-      setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextAddress() } }),
-    },
-  ];
+  return [{ method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json' }, body, setupRequest: fromNewAddress }];
 }
 
 /** Pins processes (all their threads) to one core, or back to every core with null; false when not possible. */
@@ -130,33 +167,319 @@ function pin(pids, core) {
   }
 }
 
-/** CPU time (user + system, in clock ticks) a process has used so far; NaN where /proc is missing. */
-const TICK_US = 1e6 / 100;
-function cpuTicks(pid) {
+/** CPU time (user + system) a process has used so far, in µs; NaN where /proc is missing. */
+function cpuMicros(pid) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
   } catch {
     return NaN;
   }
 }
 
-/** Several autocannon rounds as one: requests per second over the summed time, worst p99. */
-function combine(results) {
-  const total = results.reduce((sum, r) => sum + r['2xx'], 0);
-  const seconds = results.reduce((sum, r) => sum + r.duration, 0);
+/** Resident set size of a process in bytes (VmRSS), NaN where /proc is missing. */
+function rss(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(match[1]) * 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** One autocannon round against a process: requests per second (2xx only), CPU µs per request, p99. */
+async function round(pid, options) {
+  const before = cpuMicros(pid);
+  const result = await cannon(options);
+  const cpu = cpuMicros(pid) - before;
+  const ok = result['2xx'];
+  if (result.non2xx > 0 || result.errors > 0) log(`  ${options.title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { perSecond: ok / result.duration, cpuPerRequest: cpu / ok, p99: result.latency.p99, p50: result.latency.p50 };
+}
+
+async function json(url, init = {}) {
+  const res = await fetch(url, init);
+  const body = await res.json().catch(() => null);
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** Registers a user (the first one of a database becomes admin) and answers its email and token. */
+async function registerUser(url, label) {
+  const email = `${label}-${crypto.randomBytes(4).toString('hex')}@example.test`;
+  const res = await json(`${url}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { email, token: res.body.token, user: res.body.user };
+}
+
+async function startBare(body) {
+  const port = await sparePort();
+  const child = spawnNode(path.join(__dirname, 'bare-server.js'), { PORT: String(port), BENCH_BODY: JSON.stringify(body) });
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Alternating rounds of /auth/me variants against bare Express answering the same JSON, the servers pinned
+ * to core 0 and this process (the load generator) to core 1. Ratios are per round, then the median.
+ */
+async function compareWithBare(service, variants, meBody) {
+  const bare = await startBare(meBody);
+  const check = await json(`${bare.url}/auth/me`);
+  if (JSON.stringify(check.body) !== JSON.stringify(meBody)) throw new Error('bare server answers differently');
+  const pinned = pin([service.child.pid, bare.child.pid], 0) && pin([process.pid], 1);
+  const bareRequest = { title: 'bare', url: `${bare.url}/auth/me`, connections: 10 };
+  for (const variant of variants) await cannon({ ...variant.request, duration: 2 });
+  await cannon({ ...bareRequest, duration: 2 });
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const entry = { bare: await round(bare.child.pid, { ...bareRequest, duration: SECONDS / 2 }) };
+    for (const variant of variants) entry[variant.name] = await round(service.child.pid, { ...variant.request, duration: SECONDS / 2 });
+    rounds.push(entry);
+  }
+  if (pinned) pin([service.child.pid, process.pid], null);
+  await stop(bare.child);
+  const out = { pinned, bare: summarize(rounds.map((r) => r.bare)) };
+  for (const variant of variants) {
+    const own = rounds.map((r) => r[variant.name]);
+    out[variant.name] = {
+      ...summarize(own),
+      ratio: median(rounds.map((r) => r[variant.name].perSecond / r.bare.perSecond)),
+      ratioPerRound: rounds.map((r) => r[variant.name].perSecond / r.bare.perSecond),
+      cpuRatio: median(rounds.map((r) => r[variant.name].cpuPerRequest / r.bare.cpuPerRequest)),
+      cpuRatioPerRound: rounds.map((r) => r[variant.name].cpuPerRequest / r.bare.cpuPerRequest),
+    };
+  }
+  return out;
+}
+
+function summarize(rounds) {
   return {
-    total,
-    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-    errors: results.reduce((sum, r) => sum + r.errors, 0),
-    requests: { average: total / seconds },
-    latency: { p99: Math.max(...results.map((r) => r.latency.p99)), p50: results[0].latency.p50 },
-    perRound: results.map((r) => Math.round(r['2xx'] / r.duration)),
+    perSecond: median(rounds.map((r) => r.perSecond)),
+    perSecondPerRound: rounds.map((r) => Math.round(r.perSecond)),
+    cpuPerRequest: median(rounds.map((r) => r.cpuPerRequest)),
+    cpuPerRequestPerRound: rounds.map((r) => Math.round(r.cpuPerRequest)),
   };
 }
 
-function pct(a, b) {
-  return `${((a / b) * 100).toFixed(1)} %`;
+/** Median start time of `node dist/server.js` to /health 200 on an already migrated database. */
+async function measureStart(env) {
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const service = await startService('start', env);
+    times.push(service.startMs);
+    await stop(service.child);
+  }
+  return { ms: median(times), perRound: times.map((t) => Math.round(t)) };
+}
+
+/** RSS idle (after start and a few requests, settled), and the peak sampled while 50 connections call /auth/me. */
+async function measureMemory(service, meRequest) {
+  await sleep(2000);
+  const idle = rss(service.child.pid);
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss(service.child.pid));
+  }, 20);
+  await cannon({ ...meRequest, connections: 50 });
+  clearInterval(sampler);
+  return { idleMiB: idle / MiB, peakMiB: peak / MiB };
+}
+
+/** Logins per second in rounds alternating with the PBKDF2 ceiling; each round's ratio to its own ceiling. */
+async function measureLogins(service, email) {
+  const connections = THREADPOOL * 4;
+  await cannon({ url: service.url, connections, requests: loginRequests(email), duration: 2 });
+  const rounds = [];
+  for (let i = 0; i < 3; i++) {
+    const ceiling = measureCeiling(SECONDS / 2);
+    const login = await round(service.child.pid, { title: 'login', url: service.url, connections, requests: loginRequests(email), duration: SECONDS / 2 });
+    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling });
+  }
+  return {
+    ratio: median(rounds.map((r) => r.ratio)),
+    ratioPerRound: rounds.map((r) => r.ratio),
+    perSecondPerRound: rounds.map((r) => r.login),
+    ceilingPerRound: rounds.map((r) => r.ceiling),
+    cpuMsPerLogin: median(rounds.map((r) => r.cpuPerLogin)) / 1000,
+  };
+}
+
+/** p99 of /auth/me at a steady 100 req/s while logins keep the hashing pool saturated. */
+async function measureUnderLoad(service, email, meRequest) {
+  const rounds = [];
+  for (let i = 0; i < 3; i++) {
+    const [logins, me] = await Promise.all([
+      cannon({ url: service.url, connections: THREADPOOL * 4, requests: loginRequests(email) }),
+      cannon({ ...meRequest, connections: 4, overallRate: 100 }),
+    ]);
+    rounds.push({ p99: me.latency.p99, p50: me.latency.p50, max: me.latency.max, loginsPerSecond: logins['2xx'] / logins.duration, non2xx: me.non2xx });
+  }
+  return { p99: median(rounds.map((r) => r.p99)), p99PerRound: rounds.map((r) => r.p99), rounds };
+}
+
+/** Reported figures of other hot paths: refresh per second (each from its own address: 60/min limit). */
+async function measurePaths(service, token) {
+  const refresh = await round(service.child.pid, {
+    title: 'refresh',
+    url: service.url,
+    connections: 10,
+    requests: [{ method: 'POST', path: '/auth/refresh', headers: { authorization: `Bearer ${token}` }, setupRequest: fromNewAddress }],
+  });
+  return { refreshPerSecond: refresh.perSecond, refreshCpuMicros: refresh.cpuPerRequest, refreshP99: refresh.p99 };
+}
+
+/** Bulk-inserts `count` users (with profile rows) straight into the service's database, 1,000 per statement. */
+async function insertUsers(databaseUrl, count) {
+  const { Sequelize } = require('sequelize');
+  const sequelize = new Sequelize(databaseUrl, { logging: false });
+  const mysql = sequelize.getDialect() === 'mysql';
+  const hash = `pbkdf2:${ITERATIONS}:${crypto.randomBytes(16).toString('hex')}:${crypto.randomBytes(32).toString('hex')}`;
+  const base = Date.now() - count * 1000;
+  const stamp = (ms) => (mysql ? new Date(ms).toISOString().replace('T', ' ').replace('Z', '') : new Date(ms).toISOString().replace('T', ' ').replace('Z', ' +00:00'));
+  const started = Date.now();
+  for (let offset = 0; offset < count; offset += 1000) {
+    const users = [];
+    const profiles = [];
+    for (let i = offset; i < Math.min(count, offset + 1000); i++) {
+      const id = crypto.randomUUID();
+      const at = sequelize.escape(stamp(base + i * 1000));
+      users.push(`(${sequelize.escape(id)}, 'grown-${i}@example.test', 'grown_${i}', 'Given${i % 997}', 'Family${i % 1009}', 'viewer', 1, '${hash}', 0, ${at}, ${at})`);
+      profiles.push(`(${sequelize.escape(id)}, '{}', ${at}, ${at})`);
+    }
+    await sequelize.transaction(async (transaction) => {
+      await sequelize.query(`INSERT INTO users (id, email, username, first_name, last_name, role, active, password_hash, token_epoch, created_at, updated_at) VALUES ${users.join(',')}`, { transaction });
+      await sequelize.query(`INSERT INTO user_profiles (user_id, data, created_at, updated_at) VALUES ${profiles.join(',')}`, { transaction });
+    });
+  }
+  await sequelize.close();
+  return (Date.now() - started) / 1000;
+}
+
+/** 100,000 users in the database, then p99 of each path at a steady low rate (one path at a time). */
+async function measureGrowth(label, databaseUrl, extraEnv) {
+  const service = await startService(`growth-${label}`, { DATABASE_URL: databaseUrl, ...extraEnv });
+  try {
+    const admin = await registerUser(service.url, 'growth-admin');
+    const viewer = await registerUser(service.url, 'growth-viewer');
+    log(`  ${label}: inserting ${GROWTH_USERS} users…`);
+    const insertSeconds = await insertUsers(databaseUrl, GROWTH_USERS);
+    const auth = (token) => ({ authorization: `Bearer ${token}` });
+    const term = 'given42';
+    const paths = {
+      login: { url: service.url, requests: loginRequests(viewer.email), overallRate: 4 },
+      me: { url: `${service.url}/auth/me`, headers: auth(viewer.token), overallRate: 20 },
+      userSearch: { url: `${service.url}/api/users?q=${term}&limit=20`, headers: auth(admin.token), overallRate: 10 },
+      userList: { url: `${service.url}/api/users?limit=20`, headers: auth(admin.token), overallRate: 10 },
+    };
+    const adminPage = await fetch(`${service.url}/admin/users`, { headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, redirect: 'manual' });
+    if (adminPage.status === 200) paths.adminUsersPage = { url: `${service.url}/admin/users?q=${term}`, headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, overallRate: 10 };
+    const search = await json(`${service.url}/api/users?q=${term}&limit=20`, { headers: auth(admin.token) });
+    const out = { users: GROWTH_USERS, insertSeconds, searchTerm: term, searchMatches: search.body?.total };
+    for (const [name, options] of Object.entries(paths)) {
+      const result = await cannon({ title: name, connections: 2, ...options });
+      if (result.non2xx > 0) log(`  ${label} ${name}: ${result.non2xx} non-2xx`);
+      out[name] = { p99: result.latency.p99, p50: result.latency.p50, perSecond: result['2xx'] / result.duration };
+    }
+    return out;
+  } finally {
+    await stop(service.child);
+  }
+}
+
+async function mysqlAvailable(url) {
+  if (url === 'none') return false;
+  try {
+    const mysql = require('mysql2/promise');
+    const connection = await mysql.createConnection(url);
+    await connection.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withMysqlDatabase(fn) {
+  const mysql = require('mysql2/promise');
+  const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const connection = await mysql.createConnection(MYSQL_URL);
+  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  try {
+    return await fn(`${MYSQL_URL.replace(/\/$/, '')}/${name}`);
+  } finally {
+    await connection.query(`DROP DATABASE \`${name}\``);
+    await connection.end();
+  }
+}
+
+async function redisAvailable(url) {
+  if (url === 'none') return false;
+  const Redis = require('ioredis');
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+function sqliteEnv(dir, name) {
+  return {
+    DATABASE_URL: `sqlite:${path.join(dir, `${name}.sqlite`)}`,
+    DATA_DIR: dir,
+    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+    EXTERNAL_AUTH_SECRET: crypto.randomBytes(24).toString('hex'),
+  };
+}
+
+/** An SMTP listener on loopback that keeps every message's raw text (for the magic link). */
+async function startMailSink() {
+  const { SMTPServer } = require('smtp-server');
+  const messages = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let raw = '';
+      stream.on('data', (chunk) => (raw += chunk));
+      stream.on('end', () => {
+        messages.push(raw);
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `smtp://127.0.0.1:${server.server.address().port}`, messages, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** Signs in by magic link and answers the auth_session cookie value, or null when the flow is unavailable. */
+async function magicLinkSession(url, sink, email) {
+  const asked = await fetch(`${url}/auth/sign-in/magic-link`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+    body: JSON.stringify({ email }),
+  });
+  if (asked.status !== 200) return null;
+  for (let i = 0; i < 100 && sink.messages.length === 0; i++) await sleep(50);
+  const text = (sink.messages.pop() ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=').replace(/&amp;/g, '&');
+  const link = /https?:\/\/[^\s"<>]+\/auth\/magic-link\/verify\?[^\s"<>]+/.exec(text)?.[0];
+  if (!link) return null;
+  // Production cookies are Secure: express-session sets one only on a request that came over TLS (per the proxy).
+  const verified = await fetch(link, { redirect: 'manual', headers: { 'x-forwarded-for': nextAddress(), 'x-forwarded-proto': 'https' } });
+  const cookie = verified.headers.getSetCookie().find((value) => value.startsWith('auth_session='));
+  return cookie ? cookie.split(';')[0] : null;
 }
 
 async function main() {
@@ -164,149 +487,128 @@ async function main() {
     log('building (npm run build)…');
     execSync('npm run build', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-
-
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'auth-bench-'));
-  const port = await sparePort();
-  const url = `http://127.0.0.1:${port}`;
-  const serverEnv = {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: url,
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-    DATABASE_URL: process.env.BENCH_DATABASE_URL || `sqlite:${path.join(dir, 'bench.sqlite')}`,
-    DATA_DIR: dir,
-    PASSWORD_PBKDF2_ITERATIONS: String(ITERATIONS),
-    TRUST_PROXY: 'loopback',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
-    ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
-  };
-  const profileDir = path.join(__dirname, 'profiles');
-  const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  // Experiments: BENCH_ENV_<NAME>=value passes NAME=value to the server; BENCH_DIST runs another build.
-  for (const [name, value] of Object.entries(process.env)) if (name.startsWith('BENCH_ENV_')) serverEnv[name.slice('BENCH_ENV_'.length)] = value;
-  const server = start(path.join(ROOT, process.env.BENCH_DIST || 'dist', 'server.js'), serverEnv, nodeArgs);
-  await waitForHealth(url, server);
-
-  // A user (the first registration: admin) and a token.
-  const email = `bench-${Date.now()}@example.test`;
-  const registered = await fetch(`${url}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${await registered.text()}`);
-  const { token } = await registered.json();
-  const meResponse = await fetch(`${url}/auth/me`, { headers: { authorization: `Bearer ${token}` } });
-  if (meResponse.status !== 200) throw new Error(`/auth/me failed: ${meResponse.status}`);
-  const meBody = await meResponse.json();
-
-  const barePort = await sparePort();
-  const bare = start(path.join(__dirname, 'bare-server.js'), { PORT: String(barePort), BENCH_BODY: JSON.stringify(meBody) });
-  await new Promise((resolve, reject) => {
-    bare.once('message', resolve);
-    bare.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  const bareUrl = `http://127.0.0.1:${barePort}`;
-  const bareCheck = await fetch(`${bareUrl}/auth/me`);
-  if (JSON.stringify(await bareCheck.json()) !== JSON.stringify(meBody)) throw new Error('bare server answers differently');
-
-  const meRequest = { url: `${url}/auth/me`, headers: { authorization: `Bearer ${token}` } };
-  const warm = (opts) => cannon({ ...opts, duration: 2 });
-
-  // (2) /auth/me against bare Express, same JSON, same connections. Each server pinned to one core and
-  // the load generator to another (when taskset exists), rounds interleaved so background load hits both alike.
-  log('GET /auth/me vs bare Express…');
-  const pinned = pin([server.pid, bare.pid], 0) && pin([process.pid], 1);
-  await warm({ ...meRequest, connections: 10 });
-  await warm({ url: `${bareUrl}/auth/me`, connections: 10 });
-  const rounds = 4;
-  const meRounds = [];
-  const bareRounds = [];
-  const cpu = { me: 0, bare: 0 };
-  for (let i = 0; i < rounds; i++) {
-    let before = cpuTicks(server.pid);
-    meRounds.push(await cannon({ ...meRequest, connections: 10, duration: SECONDS / 2 }));
-    cpu.me += cpuTicks(server.pid) - before;
-    before = cpuTicks(bare.pid);
-    bareRounds.push(await cannon({ url: `${bareUrl}/auth/me`, connections: 10, duration: SECONDS / 2 }));
-    cpu.bare += cpuTicks(bare.pid) - before;
-  }
-  if (pinned) pin([server.pid, process.pid], null);
-  await stop(bare);
-  const me = combine(meRounds);
-  const bareResult = combine(bareRounds);
-  const cpuPerRequest = {
-    me: Number.isNaN(cpu.me) ? null : (cpu.me * TICK_US) / me.total,
-    bare: Number.isNaN(cpu.bare) ? null : (cpu.bare * TICK_US) / bareResult.total,
-  };
-  if (process.env.BENCH_ONLY === 'me') {
-    // Experiments on the /auth/me path only.
-    await stop(server);
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.stdout.write(
-      `GET /auth/me ${me.requests.average.toFixed(0)} req/s vs bare ${bareResult.requests.average.toFixed(0)} req/s: ${pct(me.requests.average, bareResult.requests.average)}` +
-        ` (rounds ${me.perRound.join(' / ')} vs ${bareResult.perRound.join(' / ')}); CPU per request ${cpuPerRequest.me?.toFixed(0)} µs vs ${cpuPerRequest.bare?.toFixed(0)} µs\n`,
-    );
-    return;
-  }
-
-  // (1) logins per second, many client addresses, enough in flight to keep every core hashing, against
-  // the PBKDF2 ceiling; rounds interleaved (ceiling, logins, ceiling, …) so background load hits both alike.
-  log(`POST /auth/login vs the PBKDF2 ceiling (${ITERATIONS} iterations, ${CORES} cores, thread pool ${THREADPOOL})…`);
-  const loginConnections = THREADPOOL * 4;
-  await warm({ url, connections: loginConnections, requests: loginRequests(email) });
-  const ceilingRounds = [];
-  const loginRounds = [];
-  for (let i = 0; i < 3; i++) {
-    ceilingRounds.push(measureCeiling(SECONDS / 2).hashesPerSecond);
-    loginRounds.push(await cannon({ url, connections: loginConnections, requests: loginRequests(email), duration: SECONDS / 2 }));
-  }
-  const ceiling = { hashesPerSecond: ceilingRounds.reduce((a, b) => a + b, 0) / ceilingRounds.length, perRound: ceilingRounds };
-  const login = combine(loginRounds);
-
-  // (3) /auth/me latency while logins saturate the CPU: a steady 100 requests/s of /auth/me.
-  log('GET /auth/me latency under login load…');
-  const [loaded, meUnderLoad] = await Promise.all([
-    cannon({ url, connections: loginConnections, requests: loginRequests(email) }),
-    cannon({ ...meRequest, connections: 4, overallRate: 100 }),
-  ]);
-
-  await stop(server);
-  fs.rmSync(dir, { recursive: true, force: true });
-
-  const loginRate = login.requests.average;
   const results = {
     date: new Date().toISOString(),
-    machine: { cores: CORES, cpu: os.cpus()[0]?.model, node: process.version, threadpool: THREADPOOL },
-    iterations: ITERATIONS,
-    pbkdf2CeilingPerSecond: ceiling.hashesPerSecond,
-    login: { perSecond: loginRate, ok: login.total, other: login.non2xx, p50: login.latency.p50, p99: login.latency.p99, ofCeiling: loginRate / ceiling.hashesPerSecond, perRound: login.perRound },
-    pbkdf2CeilingPerRound: ceiling.perRound,
-    me: { perSecond: me.requests.average, ok: me.total, other: me.non2xx, p99: me.latency.p99, perRound: me.perRound, cpuMicrosPerRequest: cpuPerRequest.me },
-    bare: { perSecond: bareResult.requests.average, p99: bareResult.latency.p99, perRound: bareResult.perRound, cpuMicrosPerRequest: cpuPerRequest.bare },
-    pinned,
-    meUnderLoad: { perSecond: meUnderLoad.requests.average, ok: meUnderLoad['2xx'], other: meUnderLoad.non2xx, p50: meUnderLoad.latency.p50, p99: meUnderLoad.latency.p99, max: meUnderLoad.latency.max, loginsPerSecond: loaded['2xx'] / (loaded.duration || SECONDS) },
+    machine: { cores: CORES, cpu: os.cpus()[0]?.model, node: process.version, threadpool: THREADPOOL, loadAverage: os.loadavg() },
+    settings: { seconds: SECONDS, rounds: ROUNDS, iterations: ITERATIONS, logLevel: process.env.BENCH_LOG_LEVEL || 'info' },
   };
-  fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  try {
+    const sink = await startMailSink();
+    const env = { ...sqliteEnv(dir, 'main'), SMTP_URL: sink.url, EMAIL_FROM: 'bench@example.test' };
+    const service = await startService('main', env);
+    const { email, token } = await registerUser(service.url, 'bench');
+    const sessionCookie = await magicLinkSession(service.url, sink, email);
+    await sink.stop();
+    if (!sessionCookie) log('no auth_session from a magic link: that variant is skipped');
+    const me = await json(`${service.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    if (me.status !== 200) throw new Error(`/auth/me failed: ${me.status}`);
+    const bearer = { title: 'bearer', url: `${service.url}/auth/me`, headers: { authorization: `Bearer ${token}` }, connections: 10 };
+    const cookie = { title: 'cookie', url: `${service.url}/auth/me`, headers: { cookie: `auth_token=${token}` }, connections: 10 };
 
-  const rows = [
-    ['Measure', 'Result', 'Baseline', 'Ratio / value', 'Target', 'Met'],
-    ['Logins/s (POST /auth/login)', loginRate.toFixed(1), `${ceiling.hashesPerSecond.toFixed(1)} PBKDF2/s`, pct(loginRate, ceiling.hashesPerSecond), '≥ 85 %', loginRate / ceiling.hashesPerSecond >= 0.85 ? 'yes' : 'NO'],
-    ['GET /auth/me req/s (Bearer)', me.requests.average.toFixed(0), `${bareResult.requests.average.toFixed(0)} bare Express`, pct(me.requests.average, bareResult.requests.average), '≥ 60 %', me.requests.average / bareResult.requests.average >= 0.6 ? 'yes' : 'NO'],
-    ['GET /auth/me p99 under login load', `${meUnderLoad.latency.p99} ms`, `${results.meUnderLoad.loginsPerSecond.toFixed(1)} logins/s`, `p50 ${meUnderLoad.latency.p50} ms`, '< 50 ms', meUnderLoad.latency.p99 < 50 ? 'yes' : 'NO'],
-  ];
+    if (step('memory')) {
+      log('memory…');
+      results.memory = await measureMemory(service, bearer);
+    }
+    if (step('me')) {
+      log('GET /auth/me vs bare Express…');
+      const variants = [{ name: 'bearer', request: bearer }, { name: 'cookie', request: cookie }];
+      if (sessionCookie) variants.push({ name: 'session', request: { title: 'session', url: `${service.url}/auth/me`, headers: { cookie: sessionCookie }, connections: 10 } });
+      results.me = await compareWithBare(service, variants, me.body);
+    }
+    if (step('login')) {
+      log(`POST /auth/login vs the PBKDF2 ceiling (${ITERATIONS} iterations, ${CORES} cores, thread pool ${THREADPOOL})…`);
+      results.login = await measureLogins(service, email);
+    }
+    if (step('load')) {
+      log('GET /auth/me at 100 req/s under login load…');
+      results.underLoad = await measureUnderLoad(service, email, bearer);
+    }
+    if (step('paths')) {
+      log('other paths…');
+      results.paths = await measurePaths(service, token);
+    }
+    await stop(service.child);
+
+    if (step('start')) {
+      log('start time…');
+      results.start = await measureStart(env);
+    }
+
+    if (step('redis')) {
+      if (await redisAvailable(REDIS_URL)) {
+        log(`GET /auth/me with REDIS_URL (${REDIS_URL}) vs bare Express…`);
+        const redisService = await startService('redis', { ...sqliteEnv(dir, 'redis'), REDIS_URL });
+        const user = await registerUser(redisService.url, 'bench-redis');
+        const body = (await json(`${redisService.url}/auth/me`, { headers: { authorization: `Bearer ${user.token}` } })).body;
+        const request = { title: 'redis', url: `${redisService.url}/auth/me`, headers: { authorization: `Bearer ${user.token}` }, connections: 10 };
+        results.redis = await compareWithBare(redisService, [{ name: 'bearer', request }], body);
+        await stop(redisService.child);
+      } else log(`Redis at ${REDIS_URL} not reachable: step skipped`);
+    }
+
+    if (step('growth')) {
+      log(`growth: ${GROWTH_USERS} users on SQLite…`);
+      results.growth = { sqlite: await measureGrowth('sqlite', sqliteEnv(dir, 'growth').DATABASE_URL, { DATA_DIR: dir, JWT_SECRET: crypto.randomBytes(32).toString('hex') }) };
+      if (await mysqlAvailable(MYSQL_URL)) {
+        log(`growth: ${GROWTH_USERS} users on MariaDB…`);
+        results.growth.mysql = await withMysqlDatabase((url) => measureGrowth('mysql', url, { DATA_DIR: dir, JWT_SECRET: crypto.randomBytes(32).toString('hex') }));
+      } else log(`MariaDB at ${MYSQL_URL} not reachable: growth step on SQLite only`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(report(results));
+}
+
+/** The table of targets, then every per-round figure behind it. */
+function report(r) {
+  const rows = [['Target', 'Measured', 'Goal', 'Met']];
+  const add = (name, value, goal, met) => rows.push([name, value, goal, Number.isNaN(met) ? '–' : met ? 'yes' : 'NO']);
+  const yes = (value, ok) => (Number.isFinite(value) ? ok : NaN);
+  if (r.me) {
+    add('GET /auth/me Bearer ÷ bare Express (req/s)', r.me.bearer.ratio.toFixed(2), '≥ 0.60', yes(r.me.bearer.ratio, r.me.bearer.ratio >= 0.6));
+    add('server CPU per request ÷ bare Express', r.me.bearer.cpuRatio.toFixed(2), '≤ 1.7', yes(r.me.bearer.cpuRatio, r.me.bearer.cpuRatio <= 1.7));
+    add('GET /auth/me auth_token cookie ÷ bare', r.me.cookie.ratio.toFixed(2), '≥ 0.50', yes(r.me.cookie.ratio, r.me.cookie.ratio >= 0.5));
+    if (r.me.session) add('GET /auth/me auth_session ÷ bare', r.me.session.ratio.toFixed(2), '≥ 0.50', yes(r.me.session.ratio, r.me.session.ratio >= 0.5));
+  }
+  if (r.redis) add('GET /auth/me Bearer, REDIS_URL set ÷ bare', r.redis.bearer.ratio.toFixed(2), '≥ 0.45', yes(r.redis.bearer.ratio, r.redis.bearer.ratio >= 0.45));
+  if (r.login) add('logins ÷ PBKDF2 ceiling', r.login.ratio.toFixed(2), '≥ 0.90', yes(r.login.ratio, r.login.ratio >= 0.9));
+  if (r.underLoad) add('p99 /auth/me at 100 req/s under login load', `${r.underLoad.p99} ms`, '≤ 25 ms', yes(r.underLoad.p99, r.underLoad.p99 <= 25));
+  if (r.memory) {
+    add('RSS idle', `${r.memory.idleMiB.toFixed(0)} MiB`, '≤ 100 MiB', yes(r.memory.idleMiB, r.memory.idleMiB <= 100));
+    add('RSS peak, 50 connections of /auth/me', `${r.memory.peakMiB.toFixed(0)} MiB`, '≤ 160 MiB', yes(r.memory.peakMiB, r.memory.peakMiB <= 160));
+  }
+  if (r.start) add('start: node dist/server.js → /health 200', `${(r.start.ms / 1000).toFixed(2)} s`, '≤ 1 s', yes(r.start.ms, r.start.ms <= 1000));
+  for (const [db, g] of Object.entries(r.growth ?? {})) {
+    for (const name of ['login', 'me', 'userSearch', 'userList', 'adminUsersPage']) {
+      if (g[name]) add(`${db}, ${g.users} users: p99 ${name}`, `${g[name].p99} ms`, '≤ 50 ms', g[name].p99 <= 50);
+    }
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   const line = (row) => `| ${row.map((cell, i) => String(cell).padEnd(widths[i])).join(' | ')} |`;
   const table = [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
-  process.stdout.write(
-    `\n${CORES} cores (${results.machine.cpu}), Node ${process.version}, PBKDF2 ${ITERATIONS} iterations, ${SECONDS} s per measurement\n\n${table}\n\n` +
-      `non-2xx: login ${login.non2xx}, me ${me.non2xx}, me under load ${meUnderLoad.non2xx}; errors: login ${login.errors}, me ${me.errors}\n` +
-      `logins per round ${login.perRound.join(' / ')} /s, PBKDF2 ceiling per round ${ceiling.perRound.map((r) => r.toFixed(1)).join(' / ')} /s\n` +
-      `GET /auth/me rounds ${me.perRound.join(' / ')} req/s, bare ${bareResult.perRound.join(' / ')} req/s${pinned ? ' (server and bare on core 0, load generator on core 1)' : ''}\n` +
-      (cpuPerRequest.me ? `server CPU per request: /auth/me ${cpuPerRequest.me.toFixed(0)} µs, bare ${cpuPerRequest.bare.toFixed(0)} µs\n` : ''),
-  );
+
+  const notes = [];
+  const m = r.machine;
+  notes.push(`${m.cores} cores (${m.cpu}), Node ${m.node}, thread pool ${m.threadpool}, load average at start ${m.loadAverage.map((l) => l.toFixed(1)).join(' ')}`);
+  notes.push(`PBKDF2 ${r.settings.iterations} iterations, ${SECONDS} s per measurement, ${ROUNDS} alternating rounds, LOG_LEVEL ${r.settings.logLevel}; medians of per-round figures`);
+  if (r.me) {
+    notes.push(`/auth/me rounds (req/s): bearer ${r.me.bearer.perSecondPerRound.join(' / ')}, cookie ${r.me.cookie.perSecondPerRound.join(' / ')}, bare ${r.me.bare.perSecondPerRound.join(' / ')}${r.me.pinned ? ' (servers on core 0, load generator on core 1)' : ''}`);
+    if (r.me.session) notes.push(`  auth_session ${r.me.session.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.me.session.ratioPerRound)}, CPU µs ${r.me.session.cpuPerRequestPerRound.join(' / ')}`);
+    notes.push(`  ratios per round: bearer ${fixed(r.me.bearer.ratioPerRound)}, cookie ${fixed(r.me.cookie.ratioPerRound)}`);
+    notes.push(`  server CPU µs per request: bearer ${r.me.bearer.cpuPerRequestPerRound.join(' / ')}, cookie ${r.me.cookie.cpuPerRequestPerRound.join(' / ')}, bare ${r.me.bare.cpuPerRequestPerRound.join(' / ')} (ratio per round ${fixed(r.me.bearer.cpuRatioPerRound)})`);
+  }
+  if (r.redis) notes.push(`Redis /auth/me rounds: ${r.redis.bearer.perSecondPerRound.join(' / ')} vs bare ${r.redis.bare.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.redis.bearer.ratioPerRound)}, CPU µs ${r.redis.bearer.cpuPerRequestPerRound.join(' / ')}`);
+  if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing`);
+  if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
+  if (r.start) notes.push(`start per run ${r.start.perRound.join(' / ')} ms`);
+  if (r.paths) notes.push(`POST /auth/refresh ${r.paths.refreshPerSecond.toFixed(0)} req/s, ${r.paths.refreshCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.refreshP99} ms`);
+  for (const [db, g] of Object.entries(r.growth ?? {})) {
+    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s; search "${g.searchTerm}" matches ${g.searchMatches}; p50 ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}`);
+  }
+  return `\n${table}\n\n${notes.join('\n')}\n`;
 }
 
 main()

@@ -5,6 +5,7 @@ import { createContainer, type AppDependencies } from './container';
 import { requestLogger } from './http/request-logger';
 import { securityHeaders } from './http/security-headers';
 import { bodyParsing } from './http/body-parsing';
+import { chain } from './http/chain';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { healthRoutes } from './routes/health.routes';
 import { docsRoutes } from './routes/docs.routes';
@@ -37,16 +38,12 @@ export function createApp(deps: AppDependencies): Express {
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);
 
-  app.use(requestLogger(logger));
-  app.use(securityHeaders(config.isProduction));
+  app.use(chain(requestLogger(logger), ...securityHeaders(config.isProduction)));
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
-  app.use(cookieParser());
-  app.use(bodyParsing());
   // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
-  app.use(container.sessions.load);
-  // After the session step (so a session-authenticated request is checked too) and before every router,
-  // so each cookie-authenticated unsafe request (admin API included) is checked.
-  app.use(container.csrf.protect);
+  // CSRF after the session step (so a session-authenticated request is checked too) and before every
+  // router, so each cookie-authenticated unsafe request (admin API included) is checked.
+  app.use(chain(cookieParser(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
   app.use('/api/user-profiles', profileRoutes(container));

@@ -7,6 +7,7 @@ import { createSettingsService } from './services/settings.service';
 import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
 import { createPassport, STRATEGY } from './auth/passport';
+import { createTokenCheck } from './auth/jwt.strategy';
 import { createGuards } from './middleware/guards';
 import { createAdminPages } from './middleware/admin-pages';
 import { createRateLimits } from './middleware/rate-limit';
@@ -56,7 +57,8 @@ export function createContainer(deps: AppDependencies) {
   const mailer = createMailer({ config, logger, plugins });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
   const limits = createRateLimits({ store, logger });
-  const passwords = createPasswordService({ iterations: config.passwordIterations });
+  // One pool thread stays free of hashing for SQLite and file reads (see password.service.ts).
+  const passwords = createPasswordService({ iterations: config.passwordIterations, maxConcurrent: Math.max(1, config.threadPoolSize - 1) });
   const tokens = createTokenService({ config, models, store, settings, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
@@ -84,7 +86,7 @@ export function createContainer(deps: AppDependencies) {
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
-  const guards = createGuards(passport, [STRATEGY.jwt, STRATEGY.session]);
+  const guards = createGuards({ checkToken: createTokenCheck(tokens), passport, strategies: [STRATEGY.session] });
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
   const adminPages = createAdminPages({ guards });

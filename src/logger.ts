@@ -19,6 +19,21 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }
 
+const LOG_BLOCK_BYTES = 4096;
+const LOG_FLUSH_MS = 1000;
+
+/**
+ * Standard output written in blocks of up to 4 KiB instead of one write system call per line: under load
+ * the per-line write cost more than the rest of the access log. Lines wait at most a second, and are
+ * flushed when the process exits (also through process.exit), so shutdown and start failures lose none.
+ */
+export function bufferedStdout(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, minLength: LOG_BLOCK_BYTES, sync: true });
+  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  process.on('exit', () => destination.flushSync());
+  return destination;
+}
+
 const SENSITIVE_QUERY_KEYS = /^(token|code|state|password|secret|key|access_token|id_token)$/i;
 
 /** A URL safe to log: the values of credential-like query parameters are replaced. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, ConfigError, type Config } from './config/config';
-import { createLogger } from './logger';
+import { bufferedStdout, createLogger } from './logger';
 import { createSequelize } from './db/sequelize';
 import { migrate } from './db/migrate';
 import { defineModels } from './models';
@@ -27,7 +27,7 @@ function readConfig(): { config: Config; profileDefinition: NormalizedProfileDef
 /** Opens the connections, applies pending migrations, listens, and closes everything on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const { config, profileDefinition } = readConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, bufferedStdout());
   for (const warning of config.warnings) logger.warn(warning);
 
   const sequelize = createSequelize(config.databaseUrl, logger);

@@ -1,33 +1,25 @@
-import { Strategy as JwtStrategy } from 'passport-jwt';
 import type { Request } from 'express';
 import type { TokenService } from './token.service';
 import { extractToken } from './credentials';
 
+/** Sets req.user (with the token's claims) when the request carries a valid access token; true when it did. */
+export type TokenCheck = (req: Request) => Promise<boolean>;
+
 /**
- * passport-jwt checks the signature and expiry (HS256 only, with the token service's KeyObject); the
- * verify step then applies what a bare JWT cannot know: revocation, the user's current state and the
- * verification cache.
+ * The access-token step of every guard, called directly rather than through passport.authenticate: it
+ * runs on nearly every request, and passport's per-request strategy objects and passport-jwt's option
+ * handling cost more than the check itself. The token service does the work: signature (HS256 only),
+ * expiry, revocation, the user's current state and the verification cache.
  */
-export function createJwtStrategy(tokens: TokenService) {
-  return new JwtStrategy(
-    {
-      jwtFromRequest: extractToken,
-      secretOrKeyProvider: (_req: Request, _raw: string, done: (err: unknown, key?: string) => void) =>
-        done(null, tokens.signingKey as unknown as string),
-      algorithms: [tokens.algorithm],
-      passReqToCallback: true,
-    },
-    (req: Request, payload: unknown, done: (err: unknown, user?: Express.User | false) => void) => {
-      const token = extractToken(req) as string;
-      tokens.verify(token, payload).then(
-        (result) => {
-          if (!result) return done(null, false);
-          req.tokenClaims = result.claims;
-          req.authToken = token;
-          return done(null, result.user);
-        },
-        (err: unknown) => done(err),
-      );
-    },
-  );
+export function createTokenCheck(tokens: Pick<TokenService, 'verify'>): TokenCheck {
+  return async (req) => {
+    const token = extractToken(req);
+    if (token === null) return false;
+    const result = await tokens.verify(token);
+    if (!result) return false;
+    req.user = result.user;
+    req.tokenClaims = result.claims;
+    req.authToken = token;
+    return true;
+  };
 }

@@ -30,12 +30,29 @@ export interface PasswordCheck {
  * - `verifyAgainstDummy(password)` → always `{ ok: false }`, after the same hashing work as a real check,
  *   so an unknown email or a user without a password costs the same time as a wrong password.
  */
-export function createPasswordService(options: { iterations: number }) {
+export function createPasswordService(options: { iterations: number; maxConcurrent?: number }) {
   const { iterations } = options;
+  const maxConcurrent = options.maxConcurrent ?? Infinity;
   let dummy: Promise<string> | undefined;
+  let running = 0;
+  const waiting: Array<() => void> = [];
 
+  /**
+   * At most `maxConcurrent` hashes on the thread pool at once. The pool is FIFO and shared with SQLite
+   * queries: with every thread hashing, a sign-in's few milliseconds of SQL would queue behind tens of
+   * 50 ms hashes. One thread left free keeps the queries moving while the rest keep every core hashing.
+   */
   async function derive(password: string, salt: Buffer, rounds: number): Promise<Buffer> {
-    return pbkdf2(password, salt, rounds, KEY_BYTES, DIGEST);
+    if (running < maxConcurrent) running += 1;
+    // A finishing hash hands its slot straight to the next waiter, so the count never overshoots.
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await pbkdf2(password, salt, rounds, KEY_BYTES, DIGEST);
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
   }
 
   async function hash(password: string): Promise<string> {

@@ -17,10 +17,12 @@ interface CacheEntry {
   version: string | null;
   /** The revocation set's generation when the entry was made (see revocations.ts). */
   generation: string;
+  /** Fingerprint of the signing secret that verified the token: an entry outlives no secret rotation. */
+  signer: string;
 }
 
 const keys = {
-  cache: (token: string) => `vc:${crypto.createHash('sha256').update(token).digest('hex')}`,
+  cache: (token: string) => `vc:${crypto.hash('sha256', token, 'hex')}`,
   userVersion: (userId: string) => `uver:${userId}`,
 };
 
@@ -31,6 +33,22 @@ export interface IssuedToken {
 }
 
 export type RefreshCheck = { ok: true; user: User; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
+
+/**
+ * The payload of a token read without checking its signature: only to name the store keys of one read.
+ * Its claims are trusted only when the cache holds an entry under the hash of this exact token (which
+ * proves the signature was checked when the entry was written); otherwise the token is fully verified.
+ */
+function unverifiedClaims(token: string): AccessClaims | null {
+  const first = token.indexOf('.');
+  const second = token.indexOf('.', first + 1);
+  if (first <= 0 || second <= first) return null;
+  try {
+    return asAccessClaims(JSON.parse(Buffer.from(token.slice(first + 1, second), 'base64url').toString('utf8')));
+  } catch {
+    return null;
+  }
+}
 
 /** The payload as access claims, or null when a claim is missing or of the wrong kind. */
 function asAccessClaims(payload: unknown): AccessClaims | null {
@@ -59,6 +77,7 @@ export function createTokenService(deps: { config: Config; models: Models; store
   const revocations = createRevocations({ models, store, logger });
   // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
   const key = crypto.createSecretKey(Buffer.from(deps.config.jwtSecret, 'utf8'));
+  const signer = crypto.hash('sha256', `verification-cache\0${deps.config.jwtSecret}`, 'hex').slice(0, 16);
 
   async function loadUser(userId: string): Promise<User | null> {
     return models.User.findByPk(userId, { include: [{ model: models.UserProfile, as: 'profile' }] });
@@ -94,29 +113,35 @@ export function createTokenService(deps: { config: Config; models: Models; store
   /**
    * Full verification of an unexpired token: signature, claims, not revoked, user existing and active,
    * epoch current. One store round trip reads the cache entry, the user's version and the revocation
-   * keys; a current entry answers. A store failure means the full check against the database.
+   * keys. An entry under the hash of the whole token proves this exact token's signature was checked (by
+   * this secret), so a hit leaves only expiry, revocation and the user's version to check: no HMAC, no
+   * jsonwebtoken. A token without an entry is verified before anything else is asked about it. A store
+   * failure means the full check against the database.
    */
-  async function verify(token: string, verifiedPayload?: unknown): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
-    // passport-jwt has already checked signature and expiry with the same key when it passes the payload.
-    const claims = verifiedPayload === undefined ? decode(token, false) : asAccessClaims(verifiedPayload);
-    if (!claims) return null;
+  async function verify(token: string): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
+    const named = unverifiedClaims(token);
+    if (!named) return null;
     const cacheKey = keys.cache(token);
     let values: Array<string | null> | null = null;
     try {
-      values = await store.getMany([cacheKey, keys.userVersion(claims.sub), ...revocations.storeKeys(claims.jti)]);
+      values = await store.getMany([cacheKey, keys.userVersion(named.sub), ...revocations.storeKeys(named.jti)]);
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
     }
     const [cached, version] = values ?? [null, null];
+    const entry = cached ? (JSON.parse(cached) as CacheEntry) : null;
+    const seen = entry !== null && entry.signer === signer && entry.user.id === named.sub && named.exp > Math.floor(Date.now() / 1000);
+    let claims = seen ? named : decode(token, false);
+    if (!claims) return null;
     const revocation = await revocations.check(claims.jti, values && values.slice(2));
     if (revocation.revoked) return null;
-    if (cached && revocation.generation) {
-      const entry = JSON.parse(cached) as CacheEntry;
-      if (entry.version === version && entry.generation === revocation.generation && entry.user.id === claims.sub) {
-        return { user: entry.user, claims };
-      }
+    if (seen && entry && revocation.generation && entry.version === version && entry.generation === revocation.generation) {
+      return { user: entry.user, claims };
     }
 
+    // The entry is stale (the user changed, or the revocation set was reloaded): the signature decides again.
+    if (seen) claims = decode(token, false);
+    if (!claims) return null;
     const user = await loadUser(claims.sub);
     if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
     const authUser = toAuthUser(user);
@@ -124,8 +149,8 @@ export function createTokenService(deps: { config: Config; models: Models; store
     if (revocation.generation) {
       const ttl = Math.min(VERIFICATION_CACHE_SECONDS, claims.exp - Math.floor(Date.now() / 1000));
       if (ttl > 0) {
-        const entry: CacheEntry = { user: authUser, version, generation: revocation.generation };
-        await store.set(cacheKey, JSON.stringify(entry), ttl).catch(() => undefined);
+        const fresh: CacheEntry = { user: authUser, version, generation: revocation.generation, signer };
+        await store.set(cacheKey, JSON.stringify(fresh), ttl).catch(() => undefined);
       }
     }
     return { user: authUser, claims };

@@ -41,6 +41,8 @@ const envSchema = z.object({
     message: 'must be a whole number of seconds (0 disables refresh after expiry)',
   }),
   PASSWORD_PBKDF2_ITERATIONS: z.coerce.number().int().min(10_000).max(10_000_000).default(100_000),
+  // Read by libuv itself (its default is 4); known here so hashing can leave one of its threads free.
+  UV_THREADPOOL_SIZE: z.coerce.number().int().min(1).max(1024).default(4),
   SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
     message: 'must be an smtp:// or smtps:// URL',
   }),
@@ -68,6 +70,8 @@ export interface Config {
   jwtExpiresIn: { value: string; seconds: number } | undefined;
   jwtRefreshGraceSeconds: number | undefined;
   passwordIterations: number;
+  /** Size of libuv's thread pool, which runs PBKDF2, SQLite queries and file reads alike. */
+  threadPoolSize: number;
   smtpUrl: string | undefined;
   emailFrom: string | undefined;
   authConfigPath: string | undefined;
@@ -108,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtExpiresIn: expires ? { value: expires, seconds: parseDurationSeconds(expires) as number } : undefined,
     jwtRefreshGraceSeconds: e.JWT_REFRESH_GRACE_SECONDS === undefined ? undefined : Number(e.JWT_REFRESH_GRACE_SECONDS),
     passwordIterations: e.PASSWORD_PBKDF2_ITERATIONS,
+    threadPoolSize: e.UV_THREADPOOL_SIZE,
     smtpUrl: e.SMTP_URL,
     emailFrom: e.EMAIL_FROM,
     authConfigPath: e.AUTH_CONFIG,

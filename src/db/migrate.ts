@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { Sequelize } from 'sequelize';
-import { Umzug, SequelizeStorage } from 'umzug';
+import { QueryTypes, Sequelize } from 'sequelize';
+import type { Umzug } from 'umzug';
 import type { Logger } from 'pino';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
@@ -14,7 +15,11 @@ interface MigrationModule {
  * The same plain-JS migrations that sequelize-cli runs, applied by the service at start.
  * SequelizeStorage keeps its ledger in `SequelizeMeta`, the table sequelize-cli reads, so both agree.
  */
-export function createMigrator(sequelize: Sequelize, logger?: Logger) {
+export function createMigrator(sequelize: Sequelize, logger?: Logger): Umzug<ReturnType<Sequelize['getQueryInterface']>> {
+  // Loaded only when there is something to migrate: umzug brings a command-line parser that costs a
+  // fifth of the start time (see migrate()).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Umzug, SequelizeStorage } = require('umzug') as typeof import('umzug');
   return new Umzug({
     migrations: {
       glob: ['*.js', { cwd: MIGRATIONS_DIR }],
@@ -36,7 +41,20 @@ export function createMigrator(sequelize: Sequelize, logger?: Logger) {
   });
 }
 
-/** Applies every pending migration. */
+/** Whether every migration file is already recorded in the ledger (false also when there is no ledger yet). */
+async function isCurrent(sequelize: Sequelize): Promise<boolean> {
+  const files = fs.readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.js'));
+  try {
+    const rows = await sequelize.query<{ name: string }>('SELECT name FROM SequelizeMeta', { type: QueryTypes.SELECT });
+    const applied = new Set(rows.map((row) => row.name));
+    return files.every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
+}
+
+/** Applies every pending migration; a restart with nothing pending only reads the ledger. */
 export async function migrate(sequelize: Sequelize, logger?: Logger): Promise<void> {
+  if (await isCurrent(sequelize)) return;
   await createMigrator(sequelize, logger).up();
 }

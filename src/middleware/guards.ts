@@ -4,6 +4,7 @@ import { AppError } from '../http/app-error';
 import { isBrowserRequest } from '../http/negotiation';
 import { can, type Permission } from '../auth/permissions';
 import type { AuthPassport } from '../auth/passport';
+import type { TokenCheck } from '../auth/jwt.strategy';
 import type { Role } from '../models';
 
 export const GUARD_MESSAGES = {
@@ -29,16 +30,24 @@ function deny(req: Request, res: Response, next: NextFunction, status: 401 | 403
   next(new AppError(status, message));
 }
 
-/** The four route guards of SPEC "Route protection", over the given Passport strategies. */
-export function createGuards(passport: AuthPassport, strategies: string[]) {
+/**
+ * The four route guards of SPEC "Route protection": the access token first (checked directly, see
+ * jwt.strategy.ts), then the given Passport strategies for other credentials, in order.
+ */
+export function createGuards(deps: { checkToken: TokenCheck; passport: AuthPassport; strategies: string[] }) {
+  const { checkToken, passport, strategies } = deps;
+
   /** Sets req.user when a valid credential is present; never refuses by itself. */
   const optionalAuth: RequestHandler = (req, res, next) => {
     if (req.user) return next();
-    passport.authenticate(strategies, { session: false }, (err: unknown, user: Express.User | false) => {
-      if (err) return next(err);
-      if (user) req.user = user;
-      next();
-    })(req, res, next);
+    checkToken(req).then((found) => {
+      if (found || strategies.length === 0) return next();
+      passport.authenticate(strategies, { session: false }, (err: unknown, user: Express.User | false) => {
+        if (err) return next(err);
+        if (user) req.user = user;
+        next();
+      })(req, res, next);
+    }, next);
   };
 
   const requireAuth: RequestHandler = (req, res, next) => {

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One outgoing message with its sender resolved. */
 export interface OutgoingMail {
@@ -40,6 +40,9 @@ export class SmtpTransports {
   for(smtpUrl: string): Transporter {
     if (this.current?.url === smtpUrl) return this.current.transporter;
     this.current?.transporter.close();
+    // Loaded at the first SMTP send: most instances never send mail, and the module costs start time and memory.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodemailer = require('nodemailer') as typeof import('nodemailer');
     const transporter = nodemailer.createTransport({
       url: smtpUrl,
       connectionTimeout: CONNECTION_TIMEOUT_MS,

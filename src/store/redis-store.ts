@@ -42,6 +42,8 @@ export class RedisStore implements KeyValueStore {
       connectTimeout: 2000,
       commandTimeout: 1000,
       maxRetriesPerRequest: 0,
+      // Commands issued in the same tick (concurrent requests' MGETs) share one write to the socket.
+      enableAutoPipelining: true,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     }) as RedisWithIncrement;
     this.client.defineCommand('windowIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
