@@ -210,7 +210,7 @@ export function createOAuthService(deps: {
 
   /** The user's linked accounts (CONTRACT 4 `GET /auth/oauth/accounts`), oldest first. */
   async function accounts(userId: string): Promise<LinkedAccount[]> {
-    const rows = await models.OAuthAccount.findAll({ where: { userId }, order: [['createdAt', 'ASC']] });
+    const rows = await models.OAuthAccount.findAll({ where: { userId }, order: [['createdAt', 'ASC'], ['provider', 'ASC']] });
     return rows.map((row) => ({ provider: row.provider, providerAccountId: row.providerAccountId, email: row.email, linkedAt: row.createdAt }));
   }
 
