@@ -1,13 +1,17 @@
 import type { Role, User } from '../models';
 
-/** The signed-in user as the web layer sees it (req.user), also what the verification cache holds. */
-export interface AuthUser {
+/** The public user of the Login response and /auth/me (SPEC 2.1), without custom fields. */
+export interface PublicUser {
   id: string;
   email: string;
   username: string;
   firstName: string | null;
   lastName: string | null;
   role: Role;
+}
+
+/** The signed-in user as the web layer sees it (req.user), also what the verification cache holds. */
+export interface AuthUser extends PublicUser {
   tokenEpoch: number;
   /** Custom profile data as stored (defaults are applied when answered). */
   profileData: Record<string, unknown>;
@@ -41,17 +45,20 @@ declare global {
   }
 }
 
-/** The signed-in user's shape (also what the verification cache holds), with its stored profile data. */
-export function toAuthUser(user: User): AuthUser {
-  const profile = (user as User & { profile?: { data?: Record<string, unknown> } | null }).profile;
+/** `{ id, email, username, firstName, lastName, role }` of a user row; never the hash or internal fields. */
+export function toPublicUser(user: Pick<User, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'role'>): PublicUser {
   return {
     id: user.id,
     email: user.email,
     username: user.username,
-    firstName: user.firstName,
-    lastName: user.lastName,
+    firstName: user.firstName ?? null,
+    lastName: user.lastName ?? null,
     role: user.role,
-    tokenEpoch: user.tokenEpoch,
-    profileData: profile?.data ?? {},
   };
+}
+
+/** The signed-in user's shape (also what the verification cache holds), with its stored profile data. */
+export function toAuthUser(user: User): AuthUser {
+  const profile = (user as User & { profile?: { data?: Record<string, unknown> } | null }).profile;
+  return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: profile?.data ?? {} };
 }

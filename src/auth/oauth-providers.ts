@@ -8,6 +8,7 @@ import type { PluginRegistry } from '../plugins/plugin-registry';
 import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviderSettings } from '../plugins/oauth-providers.plugin';
 import { AppError } from '../http/app-error';
 import { OAuthStateStore, type FlowIntent } from './oauth-state';
+import { normalizeEmail } from '../services/user.service';
 
 export const OAUTH_MESSAGES = {
   unknown: 'Unknown OAuth provider',
@@ -46,7 +47,7 @@ function text(value: unknown, max: number): string | null {
 }
 
 function normalized(email: string | undefined | null): string | null {
-  return typeof email === 'string' && email.includes('@') ? email.trim().toLowerCase() : null;
+  return typeof email === 'string' && email.includes('@') ? normalizeEmail(email) : null;
 }
 
 /**

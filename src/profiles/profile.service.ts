@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Models } from '../models';
-import type { AuthUser } from '../auth/auth-user';
+import { toPublicUser, type AuthUser } from '../auth/auth-user';
 import type { TokenService } from '../auth/token.service';
 import { AppError } from '../http/app-error';
 import { applyDefaults, mergeProfileData } from './profile-defaults';
@@ -69,15 +69,7 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
 
   /** The public user merged with custom profile fields (custom names never shadow standard ones). */
   function presentUser(user: Pick<AuthUser, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'role' | 'profileData'>) {
-    return {
-      ...applyDefaults(definition, user.profileData),
-      id: user.id,
-      email: user.email,
-      username: user.username,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      role: user.role,
-    };
+    return { ...applyDefaults(definition, user.profileData), ...toPublicUser(user) };
   }
 
   function toView(userId: string, row: InstanceType<Models['UserProfile']> | null): ProfileView {

@@ -1,11 +1,11 @@
 import type { Config } from '../config/config';
-import type { AccessClaims, AuthUser } from '../auth/auth-user';
+import { toPublicUser, type AccessClaims, type AuthUser, type PublicUser } from '../auth/auth-user';
 import type { IssuedToken, TokenService } from '../auth/token.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import type { SettingsService } from './settings.service';
-import { toPublicUser, USER_MESSAGES, type PublicUser, type UserService } from './user.service';
+import { USER_MESSAGES, type UserService } from './user.service';
 import { AppError } from '../http/app-error';
 
 export const AUTH_MESSAGES = {

@@ -8,6 +8,7 @@ import type { ActivityService } from './activity.service';
 import type { Mailer } from './mailer';
 import { AppError } from '../http/app-error';
 import { escapeHtml } from '../mail/html';
+import { normalizeEmail } from './user.service';
 
 const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 export const RESET_MESSAGES = {
@@ -99,7 +100,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
 
   /** Starts a reset for the email if it names an active account; the caller always answers the same. */
   async function requestReset(rawEmail: string, context: RequestContext): Promise<void> {
-    const email = rawEmail.trim().toLowerCase();
+    const email = normalizeEmail(rawEmail);
     const user = await models.User.findOne({ where: { email } });
     const eligible = user !== null && user.active;
     await activity.record(

@@ -2,7 +2,8 @@ import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Se
 import type { Models, Role, User } from '../models';
 import type { TokenService } from '../auth/token.service';
 import type { ActivityService } from './activity.service';
-import { toPublicUser, type NewUserInput, type PublicUser, type UserService } from './user.service';
+import type { NewUserInput, UserService } from './user.service';
+import { toPublicUser, type PublicUser } from '../auth/auth-user';
 import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';

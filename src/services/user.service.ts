@@ -59,31 +59,9 @@ export interface CreateUserOptions {
   afterInsert?: (user: User, transaction: Transaction) => Promise<void>;
 }
 
-/** The public user of the Login response and /auth/me (SPEC 2.1), without custom fields. */
-export interface PublicUser {
-  id: string;
-  email: string;
-  username: string;
-  firstName: string | null;
-  lastName: string | null;
-  role: Role;
-}
-
 /** Trims and lower-cases an email: the one normal form used for lookup and storage. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
-}
-
-/** `{ id, email, username, firstName, lastName, role }` of a user row; never the hash or internal fields. */
-export function toPublicUser(user: Pick<User, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'role'>): PublicUser {
-  return {
-    id: user.id,
-    email: user.email,
-    username: user.username,
-    firstName: user.firstName ?? null,
-    lastName: user.lastName ?? null,
-    role: user.role,
-  };
 }
 
 /** A username from an email's local part: safe characters only, at least three of them. */
@@ -245,7 +223,7 @@ export function createUserService(deps: {
     return (await models.User.count()) > 0;
   }
 
-  return { createUser, adminExists, anyUserExists, toPublicUser, normalizeEmail };
+  return { createUser, adminExists, anyUserExists };
 }
 
 export type UserService = ReturnType<typeof createUserService>;
