@@ -14,7 +14,7 @@ import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail' | 'oauth';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail' | 'otpRequest' | 'oauth';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -33,6 +33,9 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   // is the normalised one) so one mailbox cannot be flooded from many addresses.
   magicLink: { limit: 5, windowSeconds: 60 },
   magicLinkEmail: { limit: 3, windowSeconds: 15 * 60 },
+  // OTP code requests per client IP: the per-email hourly limit (a plugin setting) stops one mailbox
+  // being flooded; this stops one client mailing codes to many addresses.
+  otpRequest: { limit: 10, windowSeconds: 60 },
   // Starting an OAuth flow and its callback share one budget: a sign-in takes two requests.
   oauth: { limit: 30, windowSeconds: 60 },
 };
@@ -46,6 +49,7 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   refresh: 'refresh',
   magicLink: 'magic-link',
   magicLinkEmail: 'magic-link-email',
+  otpRequest: 'otp-request',
   oauth: 'oauth',
 };
 
@@ -203,6 +207,7 @@ export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOp
     refresh: build('refresh'),
     magicLink: build('magicLink'),
     magicLinkEmail: build('magicLinkEmail', emailKey),
+    otpRequest: build('otpRequest'),
     oauth: build('oauth'),
   };
 }

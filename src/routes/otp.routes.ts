@@ -36,7 +36,7 @@ const doc = {
       200: { description: 'the same answer for every email', schema: requestedView },
       400: 'validation failed',
       404: disabled,
-      429: 'too many codes for this email this hour',
+      429: 'too many codes for this email this hour, or too many requests from this client (10 per minute)',
       503: 'no mail service is configured',
     },
   },
@@ -62,7 +62,7 @@ const PAGE = { view: 'auth/otp', title: 'Sign in with a code' } as const;
 
 /** CONTRACT 4 OTP sign-in and CONTRACT 6 its page, behind the `otp-login` plugin. Mounted at /auth/otp. */
 export function otpRoutes(container: Container) {
-  const { otp, plugins, authenticate, issueSession } = container;
+  const { otp, plugins, limits, authenticate, issueSession } = container;
   const api = createApiRouter(container.docs, '/auth/otp');
 
   // Every answer here may carry a credential or a code form: never cached. The plugin is read on every
@@ -96,7 +96,7 @@ export function otpRoutes(container: Container) {
     drawPage(req, res, failure.status, { ...failure, step: 'code', values: req.body, attemptsRemaining: failure.body?.attemptsRemaining ?? null });
 
   api.router.get('/', enabled, page);
-  api.post('/request', doc.request, enabled, validated, request);
+  api.post('/request', doc.request, enabled, limits.otpRequest, validated, request);
   api.post('/verify', doc.verify, enabled, validated, authenticate(STRATEGY.otp), issueSession('auth.otp_verified'));
 
   api.router.use(formErrors({ '/request': redrawRequest, '/verify': redrawVerify }));

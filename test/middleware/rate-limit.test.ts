@@ -51,7 +51,7 @@ describe('rate limits', () => {
       });
     }
 
-    it('when SPEC 8 is read, then the limits are login 5/60 s, register 3/60 s, seed-admin 2/60 s, password reset 3/15 min, refresh 60/60 s (magic links: 5/60 s per IP, 3/15 min per email; OAuth start + callback 30/60 s)', () => {
+    it('when SPEC 8 is read, then the limits are login 5/60 s, register 3/60 s, seed-admin 2/60 s, password reset 3/15 min, refresh 60/60 s (magic links: 5/60 s per IP, 3/15 min per email; OTP code requests 10/60 s per IP; OAuth start + callback 30/60 s)', () => {
       assert.deepEqual(RATE_LIMITS, {
         login: { limit: 5, windowSeconds: 60 },
         register: { limit: 3, windowSeconds: 60 },
@@ -60,6 +60,7 @@ describe('rate limits', () => {
         refresh: { limit: 60, windowSeconds: 60 },
         magicLink: { limit: 5, windowSeconds: 60 },
         magicLinkEmail: { limit: 3, windowSeconds: 900 },
+        otpRequest: { limit: 10, windowSeconds: 60 },
         oauth: { limit: 30, windowSeconds: 60 },
       });
     });

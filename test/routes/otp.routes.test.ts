@@ -168,6 +168,21 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
       assert.equal(sink.messages.filter((m) => m.envelope.to.includes(user.email)).length, 2, 'no mail past the limit');
     });
 
+    it('when one client asks for codes for many addresses, then past 10 a minute it is 429 and no mail goes out', async () => {
+      await configure();
+      const emails = Array.from({ length: 11 }, () => uniqueEmail('spray'));
+
+      const answers = [];
+      for (const email of emails) answers.push(await requestCode(email));
+
+      assert.deepEqual(answers.slice(0, 10).map((res) => res.status), Array(10).fill(200));
+      const limited = answers[10];
+      assert.equal(limited.status, 429);
+      assert.deepEqual(limited.body, { error: 'Too many requests. Please try again later.' });
+      assert.ok(Number(limited.headers['retry-after']) >= 1);
+      assert.equal(await ctx().models.OtpCode.count({ where: { userEmail: emails[10] } }), 0, 'no code stored for the refused request');
+    });
+
     it('when a new code is requested, then the older one no longer works', async () => {
       const user = await createTestUser('viewer');
       const old = await mailedCode(user.email);
