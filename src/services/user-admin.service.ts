@@ -53,11 +53,17 @@ const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
  * scans one narrow index rather than four columns of every row.
  */
 const SEARCH_COLUMN = 'search_text';
-/** A search matching at most this many users fetches their ids first, then the page among them. */
-const FEW_MATCHES = 1000;
+/** A search matching at most this many users reads their ids and times, and cuts the page from them (see list). */
+const FEW_MATCHES = 2000;
 // LIKE escape character: `!` rather than a backslash, whose meaning inside string literals differs
 // between MariaDB and SQLite.
 const LIKE_ESCAPE = '!';
+
+/** Newest first, then by id: the list's order, for rows read raw (SQLite gives the time as text). */
+function newestFirst(a: { id: string; createdAt: Date | string }, b: { id: string; createdAt: Date | string }): number {
+  const byTime = new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime();
+  return byTime !== 0 ? byTime : b.id < a.id ? -1 : b.id > a.id ? 1 : 0;
+}
 
 export function toAdminUserView(user: User): AdminUserView {
   return { ...toPublicUser(user), active: Boolean(user.active), createdAt: user.createdAt };
@@ -88,28 +94,39 @@ export function createUserAdminService(deps: {
   }
 
   /**
-   * One page of users, newest first, filtered by a search string and/or role. A search counts its
-   * matches first (a scan of the search index); when they are few, the page is taken among their ids,
-   * because walking the newest-first index for a rare term would visit most rows. Many matches are
-   * dense, so the newest-first walk finds a page after a few rows.
+   * One page of users, newest first, filtered by a search string and/or role. A search first collects
+   * its matches (id and creation time), up to FEW_MATCHES + 1, in one scan of the search index: when
+   * they are few, their number is the total, the page is cut from them here and only its rows are read
+   * (walking the newest-first index for a rare term would visit most rows). Many matches are dense, so
+   * they are counted and the newest-first walk finds a page after a few rows.
    */
   async function list(query: UserListQuery): Promise<{ users: AdminUserView[]; total: number; page: number; limit: number }> {
     const conditions: WhereOptions[] = [];
     if (query.role) conditions.push({ role: query.role });
     if (query.q) conditions.push(searchCondition(query.q));
     const where: WhereOptions = { [Op.and]: conditions };
+    const offset = (query.page - 1) * query.limit;
+    const answer = (rows: User[], total: number) => ({ users: rows.map(toAdminUserView), total, page: query.page, limit: query.limit });
+
+    if (query.q) {
+      const matches = await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: FEW_MATCHES + 1, raw: true });
+      if (matches.length <= FEW_MATCHES) {
+        const ids = matches.sort(newestFirst).slice(offset, offset + query.limit).map((row) => row.id);
+        const rows = ids.length > 0 ? await models.User.findAll({ where: { id: ids } }) : [];
+        return answer(rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)), matches.length);
+      }
+    }
     const total = await models.User.count({ where });
-    const matches = query.q && total <= FEW_MATCHES ? { id: (await models.User.findAll({ attributes: ['id'], where, raw: true })).map((row) => row.id) } : where;
     const rows = await models.User.findAll({
-      where: matches,
+      where,
       order: [
         ['createdAt', 'DESC'],
         ['id', 'DESC'],
       ],
       limit: query.limit,
-      offset: (query.page - 1) * query.limit,
+      offset,
     });
-    return { users: rows.map(toAdminUserView), total, page: query.page, limit: query.limit };
+    return answer(rows, total);
   }
 
   async function get(id: string): Promise<AdminUserView> {

@@ -109,6 +109,25 @@ describe('users API', () => {
       assert.deepEqual(filtered.body.users.map((user: { id: string }) => user.id), [byLast.id]);
     });
 
+    it('when a search spans pages, then they come newest first, each user once, with the total of all matches', async () => {
+      const tag = crypto.randomBytes(4).toString('hex');
+      const created = [];
+      for (let i = 0; i < 5; i++) created.push(await createTestUser('viewer', { firstName: `Paged${tag}${i}` }));
+      await ctx().models.User.update({ createdAt: new Date('2026-01-01T00:00:00Z') }, { where: { id: [created[1].id, created[2].id] } });
+
+      const pages = [];
+      for (const page of [1, 2, 3]) pages.push(await api().get(`/api/users?q=paged${tag}&limit=2&page=${page}`).set(as(admin.token)));
+
+      const everyone = await api().get(`/api/users?q=paged${tag}&limit=100`).set(as(admin.token));
+      const expected = [...everyone.body.users].sort((a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+        b.createdAt.localeCompare(a.createdAt) || (b.id < a.id ? -1 : 1));
+      assert.deepEqual(everyone.body.users.map((u: { id: string }) => u.id), expected.map((u: { id: string }) => u.id), 'newest first, then by id');
+      assert.deepEqual(pages.map((res) => res.body.users.length), [2, 2, 1]);
+      assert.deepEqual(pages.flatMap((res) => res.body.users.map((u: { id: string }) => u.id)), expected.map((u: { id: string }) => u.id));
+      assert.ok(pages.every((res) => res.body.total === 5));
+      assert.deepEqual(expected.slice(3).map((u: { id: string }) => u.id).sort(), [created[1].id, created[2].id].sort(), 'the older two come last');
+    });
+
     it('when the search holds LIKE wildcards or the escape character, then they match literally', async () => {
       const tag = crypto.randomBytes(4).toString('hex');
       const literal = await createTestUser('viewer', { firstName: `${tag}%_!x` });
