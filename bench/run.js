@@ -14,7 +14,7 @@
  *           thread busy), access log on, activity row written, 5/min limit in force          ≥ 0.90
  *   load    p99 of GET /auth/me at 100 req/s while logins saturate the hashing pool           ≤ 25 ms
  *   me      … and by auth_session (a magic-link server session; mail caught by an SMTP listener here)   ≥ 0.50
- *   paths   reported only: POST /auth/refresh per second
+ *   paths   reported only: POST /auth/refresh and the /admin/users page per second; OTP and magic-link verify timed one by one
  *   growth  100,000 users bulk-inserted (SQLite, and MariaDB when BENCH_MYSQL_URL answers), then
  *           p99 at a steady low rate of login, /auth/me, the admin user list with a search    ≤ 50 ms
  *
@@ -324,15 +324,98 @@ async function measureUnderLoad(service, email, meRequest) {
   return { p99: median(rounds.map((r) => r.p99)), p99PerRound: rounds.map((r) => r.p99), rounds };
 }
 
-/** Reported figures of other hot paths: refresh per second (each from its own address: 60/min limit). */
-async function measurePaths(service, token) {
+/**
+ * Reported figures of other hot paths: refresh per second (each from its own address: 60/min limit), the
+ * admin user list page, and OTP and magic-link verification. A code or link is single use, so those two
+ * are timed one at a time, each with a freshly mailed code or link (median and worst of PASSWORDLESS_RUNS).
+ */
+async function measurePaths(service, token, sink) {
   const refresh = await round(service.child.pid, {
     title: 'refresh',
     url: service.url,
     connections: 10,
     requests: [{ method: 'POST', path: '/auth/refresh', headers: { authorization: `Bearer ${token}` }, setupRequest: fromNewAddress }],
   });
-  return { refreshPerSecond: refresh.perSecond, refreshCpuMicros: refresh.cpuPerRequest, refreshP99: refresh.p99 };
+  const adminPage = await round(service.child.pid, {
+    title: 'admin page',
+    url: `${service.url}/admin/users`,
+    connections: 10,
+    headers: { cookie: `auth_token=${token}`, accept: 'text/html' },
+  });
+  return {
+    refreshPerSecond: refresh.perSecond,
+    refreshCpuMicros: refresh.cpuPerRequest,
+    refreshP99: refresh.p99,
+    adminPagePerSecond: adminPage.perSecond,
+    adminPageCpuMicros: adminPage.cpuPerRequest,
+    adminPageP99: adminPage.p99,
+    otpVerify: await timeOtpVerifications(service.url, token, sink),
+    magicLinkVerify: await timeMagicLinkVerifications(service.url, sink),
+  };
+}
+
+const PASSWORDLESS_RUNS = 25;
+
+/** The newest mail's decoded text once it has arrived (quoted-printable soft breaks and `=3D` undone). */
+async function nextMail(sink, count) {
+  for (let i = 0; i < 200 && sink.messages.length <= count; i++) await sleep(10);
+  return (sink.messages[sink.messages.length - 1] ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=').replace(/&amp;/g, '&');
+}
+
+function latencySummary(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { runs: times.length, p50: Math.round(median(sorted) * 10) / 10, max: Math.round(sorted[sorted.length - 1] * 10) / 10 };
+}
+
+async function timed(fn) {
+  const started = process.hrtime.bigint();
+  const res = await fn();
+  return { res, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+/** POST /auth/otp/verify with a freshly mailed code, one at a time (the plugin switched on by the admin). */
+async function timeOtpVerifications(url, adminToken, sink) {
+  const settings = { rateLimitPerHour: 1000, allowNewUserRegistration: false };
+  const on = await json(`${url}/api/plugins/otp-login`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+    body: JSON.stringify({ active: true, settings }),
+  });
+  if (on.status !== 200) return null;
+  const { email } = await registerUser(url, 'otp');
+  const times = [];
+  for (let i = 0; i < PASSWORDLESS_RUNS; i++) {
+    const before = sink.messages.length;
+    const post = (path, body) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() }, body: JSON.stringify(body) });
+    if ((await post('/auth/otp/request', { email })).status !== 200) return null;
+    const code = /Your login code: (\d+)/.exec(await nextMail(sink, before))?.[1];
+    if (!code) return null;
+    const { res, ms } = await timed(() => post('/auth/otp/verify', { email, code }));
+    if (res.status !== 200) return null;
+    times.push(ms);
+  }
+  return latencySummary(times);
+}
+
+/** GET /auth/magic-link/verify with a freshly mailed link, one at a time (3 links per email per 15 min: fresh users). */
+async function timeMagicLinkVerifications(url, sink) {
+  const times = [];
+  for (let i = 0; i < PASSWORDLESS_RUNS; i++) {
+    const { email } = await registerUser(url, 'link');
+    const before = sink.messages.length;
+    const asked = await fetch(`${url}/auth/sign-in/magic-link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+      body: JSON.stringify({ email }),
+    });
+    if (asked.status !== 200) return null;
+    const link = /https?:\/\/[^\s"<>]+\/auth\/magic-link\/verify\?[^\s"<>]+/.exec(await nextMail(sink, before))?.[0];
+    if (!link) return null;
+    const { res, ms } = await timed(() => fetch(link, { redirect: 'manual', headers: { 'x-forwarded-for': nextAddress(), 'x-forwarded-proto': 'https' } }));
+    if (res.status !== 302) return null;
+    times.push(ms);
+  }
+  return latencySummary(times);
 }
 
 /** Bulk-inserts `count` users (with profile rows) straight into the service's database, 1,000 per statement. */
@@ -499,7 +582,6 @@ async function main() {
     const service = await startService('main', env);
     const { email, token } = await registerUser(service.url, 'bench');
     const sessionCookie = await magicLinkSession(service.url, sink, email);
-    await sink.stop();
     if (!sessionCookie) log('no auth_session from a magic link: that variant is skipped');
     const me = await json(`${service.url}/auth/me`, { headers: { authorization: `Bearer ${token}` } });
     if (me.status !== 200) throw new Error(`/auth/me failed: ${me.status}`);
@@ -526,9 +608,10 @@ async function main() {
     }
     if (step('paths')) {
       log('other paths…');
-      results.paths = await measurePaths(service, token);
+      results.paths = await measurePaths(service, token, sink);
     }
     await stop(service.child);
+    await sink.stop();
 
     if (step('start')) {
       log('start time…');
@@ -605,6 +688,9 @@ function report(r) {
   if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
   if (r.start) notes.push(`start per run ${r.start.perRound.join(' / ')} ms`);
   if (r.paths) notes.push(`POST /auth/refresh ${r.paths.refreshPerSecond.toFixed(0)} req/s, ${r.paths.refreshCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.refreshP99} ms`);
+  if (r.paths) notes.push(`GET /admin/users (page) ${r.paths.adminPagePerSecond.toFixed(0)} req/s, ${r.paths.adminPageCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.adminPageP99} ms`);
+  const oneByOne = (name, t) => (t ? `${name} p50 ${t.p50} ms, worst ${t.max} ms of ${t.runs}` : `${name} not measured (flow unavailable)`);
+  if (r.paths) notes.push(`one at a time with a fresh mailed credential: ${oneByOne('POST /auth/otp/verify', r.paths.otpVerify)}; ${oneByOne('GET /auth/magic-link/verify', r.paths.magicLinkVerify)}`);
   for (const [db, g] of Object.entries(r.growth ?? {})) {
     notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s; search "${g.searchTerm}" matches ${g.searchMatches}; p50 ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}`);
   }
