@@ -90,6 +90,19 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
    * Merges `customData` into the stored data and validates the merged result (so a required field
    * already stored need not be sent again); built-in columns are replaced field by field.
    */
+  /** The custom data a patch leaves on top of the stored data, checked: field errors are a 400. */
+  function checkedCustomData(stored: unknown, patch: Record<string, unknown>): Record<string, unknown> {
+    // Defaults count as stored: a profile made before a field existed still satisfies its `required`.
+    const result = validateProfileData(definition, applyDefaults(definition, mergeProfileData(stored, patch)));
+    if (!result.ok) throw AppError.validation(result.errors);
+    return result.value;
+  }
+
+  /** Refuses, as `update` would, custom data that does not pass: lets a caller judge a form before other writes. */
+  function checkUpdate(storedCustomData: Record<string, unknown>, changes: { customData?: Record<string, unknown> }): void {
+    if (changes.customData) checkedCustomData(storedCustomData, changes.customData);
+  }
+
   async function update(userId: string, changes: { customData?: Record<string, unknown>; profile?: BuiltInProfile }): Promise<ProfileView> {
     const view = await models.UserProfile.sequelize!.transaction(async (transaction) => {
       const user = await models.User.findByPk(userId, { attributes: ['id'], transaction });
@@ -97,13 +110,7 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
       const row =
         (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
         (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
-      if (changes.customData) {
-        // Defaults count as stored: a profile made before a field existed still satisfies its `required`.
-        const merged = applyDefaults(definition, mergeProfileData(row.data, changes.customData));
-        const result = validateProfileData(definition, merged);
-        if (!result.ok) throw AppError.validation(result.errors);
-        row.data = result.value;
-      }
+      if (changes.customData) row.data = checkedCustomData(row.data, changes.customData);
       for (const [name, value] of Object.entries(changes.profile ?? {})) {
         row.set(COLUMN_OF[name as keyof BuiltInProfile], value);
       }
@@ -115,7 +122,7 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     return view;
   }
 
-  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, update };
+  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, checkUpdate, update };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -54,11 +54,13 @@ export function createProfilePageController(container: Container) {
     const profile = readProfileForm(profiles, stored.customData, body);
     const errors = { ...(names.success ? {} : fieldErrors(names.error)), ...profile.errors };
     if (!names.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
-    await profiles.update(self(req), profile.changes);
+    // Everything judged before anything is written: a taken username leaves the profile as it was.
+    profiles.checkUpdate(stored.customData, profile.changes);
     await userAdmin.update(self(req), names.data as AdminUserChanges, adminAudit(req)).catch((err: unknown) => {
       if (err instanceof AppError && err.message === USER_ADMIN_MESSAGES.duplicate) throw new AppError(409, err.message, { errors: { username: err.message } });
       throw err;
     });
+    await profiles.update(self(req), profile.changes);
     res.redirect(303, withMessage('/admin/profile', 'Profile saved'));
   }, redrawProfile);
 

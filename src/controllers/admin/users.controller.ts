@@ -82,7 +82,10 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
   const redrawEdit: FormRedraw = (req, res, failure) =>
     drawEdit(req, res, failure.status, { ...failure, values: { ...keptProfileValues(profiles, req.body as Record<string, unknown>), active: lastValue(req.body, 'active') === 'on' } });
 
-  /** Checks every standard field first, then saves the profile (custom fields judged there), then the account. */
+  /**
+   * Checks every field first (standard and custom), then saves the account, whose last-admin and username rules
+   * can still refuse it, and only then the profile: a refused post changes nothing.
+   */
   const update = formPost(async (req, res) => {
     const id = req.params.id as string;
     const body = req.body as Record<string, unknown>;
@@ -92,7 +95,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     const profile = readProfileForm(profiles, stored.customData, body);
     const errors = { ...(account.success ? {} : fieldErrors(account.error)), ...profile.errors };
     if (!account.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
-    await profiles.update(id, profile.changes);
+    profiles.checkUpdate(stored.customData, profile.changes);
     const changes = account.data as AdminUserChanges;
     await userAdmin.update(id, changes, adminAudit(req)).catch((err: unknown) =>
       atField(err, (message) => {
@@ -101,6 +104,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
         return null;
       }),
     );
+    await profiles.update(id, profile.changes);
     res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(id)}/edit`, 'Changes saved'));
   }, redrawEdit);
 

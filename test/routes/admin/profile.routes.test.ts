@@ -79,6 +79,8 @@ describe('admin profile page', () => {
     const taken = await post(app, session, '/admin/profile', { username: other.username, team: 'core' });
     assert.equal(taken.status, 409);
     assert.match(taken.text, /data-field="username"[\s\S]*?class="field-error"[^>]*>User with this email or username already exists</);
+    const profile = await ctx().models.UserProfile.findByPk(session.user.id, { rejectOnEmpty: true });
+    assert.notEqual((profile.data as Record<string, unknown>).team, 'core', 'a refused post saves nothing, the profile part neither');
   });
 
   it('when the post has no _csrf, then 403 and nothing changes', async () => {

@@ -188,10 +188,12 @@ describe('admin user pages', () => {
       assert.equal((await ctx().models.User.findByPk(target.id, { rejectOnEmpty: true })).firstName, 'Before');
     });
 
-    it('when the last active admin would be demoted or deactivated, then the rule shows at that field', async () => {
+    it('when the last active admin would be demoted or deactivated, then the rule shows at that field and nothing of the post is saved', async () => {
       await ctx().models.User.update({ role: 'editor' }, { where: { role: 'admin' } });
       const session = await signedIn('admin');
-      const demote = await post(app, session, `/admin/users/${session.user.id}/edit`, { username: session.user.username, role: 'editor', active: ['off', 'on'] });
+      const demote = await post(app, session, `/admin/users/${session.user.id}/edit`, {
+        username: session.user.username, firstName: 'Renamed', display_name: 'Not saved', role: 'editor', active: ['off', 'on'],
+      });
       assert.equal(demote.status, 409);
       assert.match(demote.text, /data-field="role"[\s\S]*?class="field-error"[^>]*>This change would leave no active admin/);
       const deactivate = await post(app, session, `/admin/users/${session.user.id}/edit`, { username: session.user.username, role: 'admin', active: 'off' });
@@ -200,6 +202,9 @@ describe('admin user pages', () => {
       const self = await ctx().models.User.findByPk(session.user.id, { rejectOnEmpty: true });
       assert.equal(self.role, 'admin');
       assert.equal(self.active, true);
+      assert.notEqual(self.firstName, 'Renamed');
+      const profile = await ctx().models.UserProfile.findByPk(session.user.id, { rejectOnEmpty: true });
+      assert.notEqual(profile.displayName, 'Not saved', 'the profile part of a refused post is not saved either');
     });
   });
 
