@@ -15,6 +15,18 @@ return {count, ttl}
  * fails at once for this long: a frozen Redis costs one request at most one timeout, not one per call.
  */
 const UNAVAILABLE_PAUSE_MS = 1000;
+/**
+ * The longest a call waits for Redis, counted from the call. ioredis's own command timeout starts only
+ * when a command is written, and with auto-pipelining a command waits unwritten behind a pipeline that
+ * is still unanswered: a frozen Redis would hold it for two timeouts.
+ */
+const COMMAND_TIMEOUT_MS = 1000;
+/**
+ * A command still unanswered after this long means Redis has stopped answering (a healthy one answers in
+ * well under a millisecond): later calls fail at once instead of each waiting for its own timeout, so a
+ * request that makes several calls in a row waits for at most one timeout even before the first one fires.
+ */
+const UNANSWERED_MS = 250;
 
 type RedisWithIncrement = Redis & {
   windowIncrement(key: string, windowMs: number): Promise<[number, number]>;
@@ -32,6 +44,9 @@ export class RedisStore implements KeyValueStore {
 
   private readonly keyPrefix: string;
   private unavailableUntil = 0;
+  /** Start times of the commands in flight, oldest first (a Map keeps insertion order). */
+  private readonly inFlight = new Map<number, number>();
+  private nextCommandId = 0;
 
   constructor(url: string, options: RedisStoreOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? 'auth:';
@@ -40,7 +55,7 @@ export class RedisStore implements KeyValueStore {
       lazyConnect: true,
       enableOfflineQueue: false,
       connectTimeout: 2000,
-      commandTimeout: 1000,
+      commandTimeout: COMMAND_TIMEOUT_MS,
       maxRetriesPerRequest: 0,
       // Commands issued in the same tick (concurrent requests' MGETs) share one write to the socket.
       enableAutoPipelining: true,
@@ -97,12 +112,24 @@ export class RedisStore implements KeyValueStore {
 
   /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage. */
   private async run<T>(command: () => Promise<T>): Promise<T> {
-    if (Date.now() < this.unavailableUntil) throw new Error('Redis unavailable (recent failure), not tried');
+    const now = Date.now();
+    if (now < this.unavailableUntil) throw new Error('Redis unavailable (recent failure), not tried');
+    const oldest = this.inFlight.values().next().value;
+    if (oldest !== undefined && now - oldest > UNANSWERED_MS) throw new Error('Redis not answering, not tried');
+    const id = this.nextCommandId++;
+    this.inFlight.set(id, now);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
+    });
     try {
-      return await command();
+      return await Promise.race([command(), timeout]);
     } catch (err) {
       if (!(err instanceof ReplyError)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS;
       throw err;
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(id);
     }
   }
 

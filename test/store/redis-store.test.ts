@@ -46,6 +46,24 @@ describe('Redis store when Redis stops answering (a private redis-server, frozen
     assert.equal(await store!.get('k'), 'v', 'after the pause, commands reach Redis again');
   });
 
+  it('when a command has gone unanswered for a while, then a new call fails at once, before the first one times out', async function () {
+    this.timeout(20_000);
+    await sleep(1100);
+    await store!.set('k', 'v');
+    redis!.freeze();
+    try {
+      const first = timed(() => store!.get('k'));
+      await sleep(300);
+      const second = await timed(() => store!.get('k'));
+      assert.ok(second.failed && second.ms < 100, `the second call is not tried (${second.ms} ms)`);
+      assert.ok((await first).failed, 'the first call still ends in its timeout');
+    } finally {
+      redis!.resume();
+    }
+    await sleep(1100);
+    assert.equal(await store!.get('k'), 'v', 'once Redis answers again, so does the store');
+  });
+
   it('when Redis answers with an error, then that is no outage', async () => {
     await store!.set('text', 'not a number');
     await assert.rejects(store!.increment('text', 60));
