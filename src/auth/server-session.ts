@@ -76,7 +76,8 @@ function promised(method: (callback: (err?: unknown) => void) => unknown): Promi
 
 /**
  * Server-side sessions of magic-link sign-ins (CONTRACT 3): express-session with connect-redis on the
- * shared ioredis client when REDIS_URL is set, else the in-process store. Cookie `auth_session`,
+ * shared ioredis client (through the Redis store's guard: timeouts, fail fast) when REDIS_URL is set, else
+ * the in-process store. Cookie `auth_session`,
  * HttpOnly, SameSite=Lax, Secure in production, signed with EXTERNAL_AUTH_SECRET (without it there are
  * no sessions at all). Only a request that carries the cookie ever reads the store, and only
  * `begin` (the magic-link verify route) creates a session: no other request writes.
@@ -88,7 +89,7 @@ export function createServerSessions(deps: { config: Config; store: KeyValueStor
   const cookie = { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' } as const;
   const sessionStore =
     store instanceof RedisStore
-      ? new RedisSessionStore({ client: store.client, prefix: KEY_PREFIX, disableTouch: true })
+      ? new RedisSessionStore({ client: store.sessionClient(), prefix: KEY_PREFIX, disableTouch: true })
       : new KeyValueSessionStore(store);
   const middleware =
     secret === undefined

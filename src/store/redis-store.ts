@@ -110,6 +110,19 @@ export class RedisStore implements KeyValueStore {
     await this.run(() => this.client.ping());
   }
 
+  /**
+   * The ioredis calls connect-redis makes (express-session's store), through the same guard as every other
+   * call: a frozen Redis holds a session request for at most one timeout, and a known outage fails it at once.
+   */
+  sessionClient() {
+    const client = this.client as unknown as Record<'get' | 'set' | 'del' | 'expire' | 'mget' | 'scan', (...args: unknown[]) => Promise<unknown>>;
+    const guarded =
+      (name: keyof typeof client) =>
+      (...args: unknown[]) =>
+        this.run(() => client[name](...args));
+    return { get: guarded('get'), set: guarded('set'), del: guarded('del'), expire: guarded('expire'), mget: guarded('mget'), scan: guarded('scan') };
+  }
+
   /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage. */
   private async run<T>(command: () => Promise<T>): Promise<T> {
     const now = Date.now();

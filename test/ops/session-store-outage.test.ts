@@ -8,12 +8,13 @@ import { setCookies } from '../support/auth';
 import { EXTERNAL_AUTH_SECRET, follow, mailedLink, signInByLink } from '../support/magic-link';
 import { killRedis, redisServerAvailable, startRedis, type PrivateRedis } from '../support/redis-server';
 import { RedisStore } from '../../src/store/redis-store';
+import { startControlledRedis } from '../support/processes';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 
 const UNAVAILABLE = 'Sign-in sessions are temporarily unavailable. Please try again shortly.';
 
-describe('magic-link sessions when Redis fails (a private redis-server, killed and restarted)', function () {
+describe('magic-link sessions when Redis fails (a private redis-server, killed and restarted, or frozen)', function () {
   this.timeout(60_000);
   let redis: PrivateRedis | undefined;
   let store: RedisStore;
@@ -93,5 +94,39 @@ describe('magic-link sessions when Redis fails (a private redis-server, killed a
     const meAgain = await request(app).get('/auth/me').set('Cookie', fresh);
     assert.equal(meAgain.status, 200);
     assert.equal(meAgain.body.user.id, other.id);
+  });
+
+  it('when Redis freezes, then every session-only request gets its 503 within about a second, also those behind an unanswered one', async () => {
+    // Arrange: a service of its own on a Redis that can be frozen, and a signed-in session.
+    const frozen = await startControlledRedis();
+    const frozenStore = new RedisStore(frozen.url, { keyPrefix: `freeze-${Date.now()}:` });
+    try {
+      await frozenStore.connect();
+      const { env, logger, sequelize, models } = ctx();
+      const config = loadConfig({ ...env, REDIS_URL: frozen.url, EXTERNAL_AUTH_SECRET, SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' });
+      const frozenApp = createApp({ config, logger, sequelize, models, store: frozenStore });
+      const user = await createTestUser('viewer');
+      const session = `auth_session=${encodeURIComponent(cookiesOf(await signInByLink(frozenApp, sink, user.email)).auth_session.value)}`;
+      assert.equal((await request(frozenApp).get('/auth/me').set('Cookie', session)).status, 200);
+
+      // Act: Redis stops answering; session-only requests arrive one after another, 100 ms apart.
+      frozen.freeze();
+      const answers = await Promise.all(
+        [0, 100, 200, 300, 400].map(async (delay) => {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          const started = Date.now();
+          const res = await request(frozenApp).get('/auth/me').set('Cookie', session);
+          return { status: res.status, ms: Date.now() - started };
+        }),
+      );
+
+      // Assert: each a clear 503, none waiting for more than one timeout.
+      assert.deepEqual(answers.map((answer) => answer.status), [503, 503, 503, 503, 503]);
+      for (const answer of answers) assert.ok(answer.ms < 1500, `answered after ${answer.ms} ms`);
+    } finally {
+      frozen.resume();
+      await frozenStore.close();
+      await frozen.kill();
+    }
   });
 });

@@ -381,13 +381,15 @@ describe('Magic-link sign-in (POST /auth/sign-in/magic-link, GET /auth/magic-lin
     it('when requests carry no session cookie (password sign-in, Bearer, anonymous pages), then no session is created and the session store is never touched', async () => {
       const touched: string[] = [];
       const { env, logger, sequelize, models, store } = ctx();
-      /** Records every call that names a session key; on Redis, connect-redis's calls on the client too. */
+      /** Records every call that names a session key; on Redis, connect-redis's calls on its client too. */
       const watch = <T extends object>(target: T): T =>
         new Proxy(target, {
           get(object, name, receiver) {
             const value = Reflect.get(object, name, receiver) as unknown;
             if (name === 'client' && typeof value === 'object' && value !== null) return watch(value);
             if (typeof value !== 'function') return value;
+            // The Redis store hands connect-redis a guarded client: watch that one too.
+            if (name === 'sessionClient') return () => watch((value as () => object).call(object));
             return (...args: unknown[]) => {
               const keys = (Array.isArray(args[0]) ? args[0] : [args[0]]) as unknown[];
               for (const key of keys) if (typeof key === 'string' && key.startsWith('sess:')) touched.push(`${String(name)} ${key}`);
