@@ -53,8 +53,6 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   oauth: 'oauth',
 };
 
-/** A shared-store call that takes longer than this counts as a failure (the request never hangs on it). */
-const STORE_TIMEOUT_MS = 1000;
 /** While the shared store is failing, it is still tried, but the outage is logged at most this often. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
 
@@ -67,26 +65,11 @@ export interface RateLimitsOptions {
 
 export type RateLimits = Record<LimitName, RequestHandler>;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`key-value store did not answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
-
 /**
  * express-rate-limit store on our KeyValueStore: counters live in Redis (atomic INCR + PEXPIRE), so every
- * instance shares them. When the shared store fails or is slow, this request is counted by an in-process
- * MemoryStore instead: requests are never blocked by the outage, and limiting degrades to per-instance.
+ * instance shares them. When the shared store fails (it bounds its own wait: see redis-store.ts), this
+ * request is counted by an in-process MemoryStore instead: requests are never blocked by the outage, and
+ * limiting degrades to per-instance.
  */
 class SharedRateLimitStore implements Store {
   readonly prefix: string;
@@ -112,7 +95,7 @@ class SharedRateLimitStore implements Store {
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
     try {
-      const { count, resetAt } = await withTimeout(this.store.increment(this.prefix + key, this.windowMs / 1000), STORE_TIMEOUT_MS);
+      const { count, resetAt } = await this.store.increment(this.prefix + key, this.windowMs / 1000);
       this.recovered();
       return { totalHits: count, resetTime: new Date(resetAt) };
     } catch (err) {

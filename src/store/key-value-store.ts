@@ -7,7 +7,9 @@ export interface CounterState {
 /**
  * The shared state every instance sees: verification cache, rate-limit counters, revocations and
  * one-time state. Redis in production; an in-process map for the single-process embedded default.
- * Every method may reject (Redis down): callers decide whether that fails open or closed.
+ * Every method may reject (Redis down), and none waits for an answer much longer than a second (the
+ * implementation bounds it), so callers need no timeouts of their own: they decide whether a rejection
+ * fails open or closed.
  */
 export interface KeyValueStore {
   readonly kind: 'memory' | 'redis';
