@@ -156,6 +156,25 @@ describe('users API', () => {
         assert.ok(res.status === 200 || res.status === 400, `${query}: ${res.status}`);
       }
     });
+
+    it('when searching, then the database reads the narrow search index, never every row of the table', async () => {
+      const { sequelize, dialect } = ctx();
+      const statements: string[] = [];
+      // Sequelize's query log hook (not in its typings) catches the statement the service sends.
+      const options = (sequelize as unknown as { options: { logging: unknown } }).options;
+      const logging = options.logging;
+      options.logging = (sql: string) => statements.push(sql.replace(/^Executing \([^)]*\): /, ''));
+      try {
+        assert.equal((await api().get('/api/users?q=someone').set(as(admin.token))).status, 200);
+      } finally {
+        options.logging = logging;
+      }
+      const search = statements.find((sql) => sql.startsWith('SELECT') && sql.includes('search_text'));
+      assert.ok(search, 'the search statement');
+      const [plan] = await sequelize.query(`${dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${search}`);
+      const used = JSON.stringify(plan);
+      assert.match(used, /users_search_text_created_at_id/, used);
+    });
   });
 
   describe('get', () => {
