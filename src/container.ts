@@ -6,8 +6,9 @@ import type { KeyValueStore } from './store';
 import { createSettingsService } from './services/settings.service';
 import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
-import { createPassport, STRATEGY } from './auth/passport';
-import { createTokenCheck } from './auth/jwt.strategy';
+import { createPassport } from './auth/passport';
+import { createTokenCheck } from './auth/token-check';
+import { createSessionCheck } from './auth/session-check';
 import { createGuards } from './middleware/guards';
 import { createAdminPages } from './middleware/admin-pages';
 import { createRateLimits } from './middleware/rate-limit';
@@ -84,9 +85,9 @@ export function createContainer(deps: AppDependencies) {
   const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ tokens, passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
-  const guards = createGuards({ checkToken: createTokenCheck(tokens), passport, strategies: [STRATEGY.session] });
+  const guards = createGuards({ credentials: [createTokenCheck(tokens), createSessionCheck(tokens)] });
   const authenticate = createAuthenticate({ passport, activity });
   const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
   const adminPages = createAdminPages({ guards });

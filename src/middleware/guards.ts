@@ -3,8 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
 import { isBrowserRequest } from '../http/negotiation';
 import { can, type Permission } from '../auth/permissions';
-import type { AuthPassport } from '../auth/passport';
-import type { TokenCheck } from '../auth/jwt.strategy';
+import type { CredentialCheck } from '../auth/token-check';
 import type { Role } from '../models';
 
 export const GUARD_MESSAGES = {
@@ -31,23 +30,20 @@ function deny(req: Request, res: Response, next: NextFunction, status: 401 | 403
 }
 
 /**
- * The four route guards of SPEC "Route protection": the access token first (checked directly, see
- * jwt.strategy.ts), then the given Passport strategies for other credentials, in order.
+ * The four route guards of SPEC "Route protection". The credential checks (access token first, then the
+ * server session) are tried in order until one signs the request in.
  */
-export function createGuards(deps: { checkToken: TokenCheck; passport: AuthPassport; strategies: string[] }) {
-  const { checkToken, passport, strategies } = deps;
+export function createGuards(deps: { credentials: CredentialCheck[] }) {
+  const { credentials } = deps;
+
+  async function signIn(req: Request): Promise<void> {
+    for (const check of credentials) if (await check(req)) return;
+  }
 
   /** Sets req.user when a valid credential is present; never refuses by itself. */
-  const optionalAuth: RequestHandler = (req, res, next) => {
+  const optionalAuth: RequestHandler = (req, _res, next) => {
     if (req.user) return next();
-    checkToken(req).then((found) => {
-      if (found || strategies.length === 0) return next();
-      passport.authenticate(strategies, { session: false }, (err: unknown, user: Express.User | false) => {
-        if (err) return next(err);
-        if (user) req.user = user;
-        next();
-      })(req, res, next);
-    }, next);
+    signIn(req).then(() => next(), next);
   };
 
   const requireAuth: RequestHandler = (req, res, next) => {

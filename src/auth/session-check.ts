@@ -1,0 +1,29 @@
+import type { TokenService } from './token.service';
+import type { CredentialCheck } from './token-check';
+import { AppError } from '../http/app-error';
+import { SESSION_MESSAGES } from './server-session';
+
+/**
+ * The `auth_session` credential for the guards, tried after the access token: a server session (loaded
+ * by the app-wide session step) holds the access token it was created with, and that token gets the
+ * full token check — revocation, the user's current state and epoch, the verification cache — so
+ * logout, logout-all, deactivation, a role change or a password reset end the session at once, on
+ * every instance. A session store that failed to load answers 503, never a sign-in and never a 500.
+ * Called directly, like the token check, rather than through passport.authenticate, whose per-request
+ * strategy object and closures cost more than the check (measured: a tenth of a session request's CPU).
+ */
+export function createSessionCheck(tokens: Pick<TokenService, 'verify'>): CredentialCheck {
+  return async (req) => {
+    // Bearer wins over cookies (CONTRACT 3): a request with an Authorization header is judged by it alone.
+    if (req.headers.authorization !== undefined) return false;
+    if (req.sessionUnavailable) throw AppError.serviceUnavailable(SESSION_MESSAGES.unavailable);
+    const token = req.session?.auth?.token;
+    if (!token) return false;
+    const result = await tokens.verify(token);
+    if (!result) return false;
+    req.user = result.user;
+    req.tokenClaims = result.claims;
+    req.authToken = token;
+    return true;
+  };
+}

@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+import type { TokenService } from './token.service';
+import { extractToken } from './credentials';
+
+/**
+ * One credential of the guards: sets req.user (with the token's claims) when the request carries this
+ * credential and it is valid, and answers whether it did. May reject with an AppError (a store that
+ * cannot be read), never for a missing or bad credential.
+ */
+export type CredentialCheck = (req: Request) => Promise<boolean>;
+
+/**
+ * The access token (Bearer header or auth_token cookie), the first credential of every guard. Called
+ * directly rather than through passport.authenticate: it runs on nearly every request, and passport's
+ * per-request strategy objects and passport-jwt's option handling cost more than the check itself. The
+ * token service does the work: signature (HS256 only), expiry, revocation, the user's current state and
+ * the verification cache.
+ */
+export function createTokenCheck(tokens: Pick<TokenService, 'verify'>): CredentialCheck {
+  return async (req) => {
+    const token = extractToken(req);
+    if (token === null) return false;
+    const result = await tokens.verify(token);
+    if (!result) return false;
+    req.user = result.user;
+    req.tokenClaims = result.claims;
+    req.authToken = token;
+    return true;
+  };
+}
