@@ -476,7 +476,6 @@ async function measureGrowth(label, databaseUrl, extraEnv) {
     for (const [name, options] of Object.entries(paths)) {
       const result = await cannon({ title: name, connections: 2, ...options });
       if (result.non2xx > 0) log(`  ${label} ${name}: ${result.non2xx} non-2xx`);
-      if (process.env.BENCH_DEBUG) log(`  ${name} ${JSON.stringify(result.latency)} n=${result.requests.total}`);
       out[name] = { p99: result.latency.p99, p50: result.latency.p50, perSecond: result['2xx'] / result.duration };
     }
     return out;
