@@ -288,9 +288,17 @@ async function measureStart(env) {
   return { ms: median(times), perRound: times.map((t) => Math.round(t)) };
 }
 
-/** RSS idle (after start and a few requests, settled), and the peak sampled while 50 connections call /auth/me. */
+/**
+ * RSS idle, and the peak sampled while 50 connections call /auth/me. Idle is read once the process has
+ * sat idle for IDLE_SETTLE_MS after start and a few requests: V8 keeps its start-up heap (a young generation
+ * grown to its 32 MiB maximum while modules load) until its memory reducer runs, about 8 s after the last
+ * full collection. The figure two seconds after start is reported too.
+ */
+const IDLE_SETTLE_MS = 12_000;
 async function measureMemory(service, meRequest) {
   await sleep(2000);
+  const afterStart = rss(service.child.pid);
+  await sleep(IDLE_SETTLE_MS - 2000);
   const idle = rss(service.child.pid);
   let peak = idle;
   const sampler = setInterval(() => {
@@ -298,7 +306,7 @@ async function measureMemory(service, meRequest) {
   }, 20);
   await cannon({ ...meRequest, connections: 50 });
   clearInterval(sampler);
-  return { idleMiB: idle / MiB, peakMiB: peak / MiB };
+  return { idleMiB: idle / MiB, afterStartMiB: afterStart / MiB, peakMiB: peak / MiB };
 }
 
 /** Logins per second in rounds alternating with the PBKDF2 ceiling; each round's ratio to its own ceiling. */
@@ -454,6 +462,17 @@ async function insertUsers(databaseUrl, count) {
   return (Date.now() - started) / 1000;
 }
 
+/** One PBKDF2 hash at the service's iteration count, alone (median of five): the floor of a login's latency. */
+async function oneHashMs() {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await new Promise((resolve, reject) => crypto.pbkdf2(PASSWORD, crypto.randomBytes(16), ITERATIONS, 32, 'sha256', (err) => (err ? reject(err) : resolve())));
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
 /** 100,000 users in the database, then p99 of each path at a steady low rate (one path at a time). */
 async function measureGrowth(label, databaseUrl, extraEnv) {
   const service = await startService(`growth-${label}`, { DATABASE_URL: databaseUrl, ...extraEnv });
@@ -473,7 +492,7 @@ async function measureGrowth(label, databaseUrl, extraEnv) {
     const adminPage = await fetch(`${service.url}/admin/users`, { headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, redirect: 'manual' });
     if (adminPage.status === 200) paths.adminUsersPage = { url: `${service.url}/admin/users?q=${term}`, headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, overallRate: 10 };
     const search = await json(`${service.url}/api/users?q=${term}&limit=20`, { headers: auth(admin.token) });
-    const out = { users: GROWTH_USERS, insertSeconds, searchTerm: term, searchMatches: search.body?.total };
+    const out = { users: GROWTH_USERS, insertSeconds, searchTerm: term, searchMatches: search.body?.total, oneHashMs: await oneHashMs() };
     for (const [name, options] of Object.entries(paths)) {
       const result = await cannon({ title: name, connections: 2, ...options });
       if (result.non2xx > 0) log(`  ${label} ${name}: ${result.non2xx} non-2xx`);
@@ -695,13 +714,14 @@ function report(r) {
   if (r.redis) notes.push(`Redis /auth/me rounds: ${r.redis.bearer.perSecondPerRound.join(' / ')} vs bare ${r.redis.bare.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.redis.bearer.ratioPerRound)}, CPU µs ${r.redis.bearer.cpuPerRequestPerRound.join(' / ')}`);
   if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing`);
   if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
+  if (r.memory) notes.push(`RSS ${r.memory.afterStartMiB.toFixed(0)} MiB two seconds after start, ${r.memory.idleMiB.toFixed(0)} MiB after ${IDLE_SETTLE_MS / 1000} s idle, peak ${r.memory.peakMiB.toFixed(0)} MiB`);
   if (r.start) notes.push(`start per run ${r.start.perRound.join(' / ')} ms`);
   if (r.paths) notes.push(`POST /auth/refresh ${r.paths.refreshPerSecond.toFixed(0)} req/s, ${r.paths.refreshCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.refreshP99} ms`);
   if (r.paths) notes.push(`GET /admin/users (page) ${r.paths.adminPagePerSecond.toFixed(0)} req/s, ${r.paths.adminPageCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.adminPageP99} ms`);
   const oneByOne = (name, t) => (t ? `${name} p50 ${t.p50} ms, worst ${t.max} ms of ${t.runs}` : `${name} not measured (flow unavailable)`);
   if (r.paths) notes.push(`one at a time with a fresh mailed credential: ${oneByOne('POST /auth/otp/verify', r.paths.otpVerify)}; ${oneByOne('GET /auth/magic-link/verify', r.paths.magicLinkVerify)}`);
   for (const [db, g] of Object.entries(r.growth ?? {})) {
-    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s; search "${g.searchTerm}" matches ${g.searchMatches}; p50 ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}`);
+    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s; search "${g.searchTerm}" matches ${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms; p50 ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}`);
   }
   return `\n${table}\n\n${notes.join('\n')}\n`;
 }
