@@ -9,7 +9,7 @@
  *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 0.60 / ≥ 0.50,
  *           server CPU per request vs bare Express's (from /proc/<pid>/stat)                   ≤ 1.7×
  *   redis   the same with REDIS_URL set (one MGET per request)                                 ≥ 0.45
- *   memory  RSS idle, and peak while 50 connections call /auth/me                              ≤ 100 / 160 MiB
+ *   memory  RSS after 12 s idle, and peak while 50 connections call /auth/me                 ≤ 100 / 160 MiB
  *   login   POST /auth/login per second vs the PBKDF2 ceiling (same iterations, every pool
  *           thread busy), access log on, activity row written, 5/min limit in force          ≥ 0.90
  *   load    p99 of GET /auth/me at 100 req/s while logins saturate the hashing pool           ≤ 25 ms
