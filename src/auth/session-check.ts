@@ -1,5 +1,5 @@
 import type { TokenService } from './token.service';
-import type { CredentialCheck } from './token-check';
+import { signInWithToken, type CredentialCheck } from './token-check';
 import { AppError } from '../http/app-error';
 import { SESSION_MESSAGES } from './server-session';
 
@@ -18,12 +18,6 @@ export function createSessionCheck(tokens: Pick<TokenService, 'verify'>): Creden
     if (req.headers.authorization !== undefined) return false;
     if (req.sessionUnavailable) throw AppError.serviceUnavailable(SESSION_MESSAGES.unavailable);
     const token = req.session?.auth?.token;
-    if (!token) return false;
-    const result = await tokens.verify(token);
-    if (!result) return false;
-    req.user = result.user;
-    req.tokenClaims = result.claims;
-    req.authToken = token;
-    return true;
+    return token !== undefined && token !== '' && signInWithToken(req, token, tokens);
   };
 }

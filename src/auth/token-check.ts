@@ -19,12 +19,16 @@ export type CredentialCheck = (req: Request) => Promise<boolean>;
 export function createTokenCheck(tokens: Pick<TokenService, 'verify'>): CredentialCheck {
   return async (req) => {
     const token = extractToken(req);
-    if (token === null) return false;
-    const result = await tokens.verify(token);
-    if (!result) return false;
-    req.user = result.user;
-    req.tokenClaims = result.claims;
-    req.authToken = token;
-    return true;
+    return token !== null && signInWithToken(req, token, tokens);
   };
+}
+
+/** Gives the access token the full check and, when it passes, signs the request in as its user. */
+export async function signInWithToken(req: Request, token: string, tokens: Pick<TokenService, 'verify'>): Promise<boolean> {
+  const result = await tokens.verify(token);
+  if (!result) return false;
+  req.user = result.user;
+  req.tokenClaims = result.claims;
+  req.authToken = token;
+  return true;
 }
