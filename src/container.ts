@@ -59,7 +59,6 @@ export function createContainer(deps: AppDependencies) {
   const mailer = createMailer({ config, logger, plugins });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
   const limits = createRateLimits({ store, logger });
-  // One pool thread stays free of hashing for SQLite and file reads (see password.service.ts).
   // Hashes at once: one pool thread stays free for SQLite, and no more than there are cores, so hashing
   // never outnumbers the cores the event loop shares with it (measured on 2 cores: /auth/me p99 under
   // login load 22-23 ms against 30-55 ms with three hashes, at the same logins per second).
