@@ -59,10 +59,14 @@ const FEW_MATCHES = 2000;
 // between MariaDB and SQLite.
 const LIKE_ESCAPE = '!';
 
-/** Newest first, then by id: the list's order, for rows read raw (SQLite gives the time as text). */
-function newestFirst(a: { id: string; createdAt: Date | string }, b: { id: string; createdAt: Date | string }): number {
-  const byTime = new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime();
-  return byTime !== 0 ? byTime : b.id < a.id ? -1 : b.id > a.id ? 1 : 0;
+/**
+ * The ids of rows read raw, newest first, then by id: the list's order. Each time is parsed once (SQLite
+ * gives it as text); parsing inside the comparison cost 3 ms for a thousand matches.
+ */
+function idsNewestFirst(rows: { id: string; createdAt: Date | string }[]): string[] {
+  const keyed = rows.map((row) => ({ id: row.id, time: new Date(row.createdAt).getTime() }));
+  keyed.sort((a, b) => b.time - a.time || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0));
+  return keyed.map((row) => row.id);
 }
 
 export function toAdminUserView(user: User): AdminUserView {
@@ -90,7 +94,7 @@ export function createUserAdminService(deps: {
     const pattern = `%${q.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c)}%`;
     const escaped = sequelize.escape(pattern);
     const column = quote(SEARCH_COLUMN);
-    // LOWER: the MariaDB column is lower-cased and binary; SQLite's LIKE ignores ASCII case either way.
+    // LOWER: the MariaDB column holds lower-cased UTF-8 bytes; SQLite's LIKE ignores ASCII case either way.
     // `> ''` holds for every row (the column always starts with the email), but a range on the column is
     // what makes SQLite's planner read the narrow search index instead of every row of the table (measured
     // at 100,000 users: 25–35 ms against 55–75 ms); MariaDB reads that index either way.
@@ -115,7 +119,7 @@ export function createUserAdminService(deps: {
     if (query.q) {
       const matches = await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: FEW_MATCHES + 1, raw: true });
       if (matches.length <= FEW_MATCHES) {
-        const ids = matches.sort(newestFirst).slice(offset, offset + query.limit).map((row) => row.id);
+        const ids = idsNewestFirst(matches).slice(offset, offset + query.limit);
         const rows = ids.length > 0 ? await models.User.findAll({ where: { id: ids } }) : [];
         return answer(rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)), matches.length);
       }

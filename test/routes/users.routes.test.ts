@@ -128,6 +128,18 @@ describe('users API', () => {
       assert.deepEqual(expected.slice(3).map((u: { id: string }) => u.id).sort(), [created[1].id, created[2].id].sort(), 'the older two come last');
     });
 
+    it('when the search holds letters outside ASCII, then it matches them as letters, not as bytes of others', async () => {
+      const tag = crypto.randomBytes(4).toString('hex');
+      const muller = await createTestUser('viewer', { lastName: `Müller${tag}` });
+      const plain = await createTestUser('viewer', { lastName: `Muller${tag}` });
+      for (const q of [`müller${tag}`, `ü`]) {
+        const res = await api().get(`/api/users?q=${encodeURIComponent(q)}&limit=100`).set(as(admin.token));
+        assert.equal(res.status, 200, q);
+        const ids = res.body.users.map((user: { id: string }) => user.id);
+        assert.ok(ids.includes(muller.id) && !ids.includes(plain.id), q);
+      }
+    });
+
     it('when the search holds LIKE wildcards or the escape character, then they match literally', async () => {
       const tag = crypto.randomBytes(4).toString('hex');
       const literal = await createTestUser('viewer', { firstName: `${tag}%_!x` });
