@@ -4,8 +4,8 @@ import { AppError } from '../http/app-error';
 import { SESSION_MESSAGES } from './server-session';
 
 /**
- * The `auth_session` credential for the guards, tried after the access token: a server session (loaded
- * by the app-wide session step) holds the access token it was created with, and that token gets the
+ * The `auth_session` credential for the guards, tried after the access token: a server session (read
+ * by the app-wide session step, `req.serverSession`) holds the access token it was created with, and that token gets the
  * full token check — revocation, the user's current state and epoch, the verification cache — so
  * logout, logout-all, deactivation, a role change or a password reset end the session at once, on
  * every instance. A session store that failed to load answers 503, never a sign-in and never a 500.
@@ -17,7 +17,7 @@ export function createSessionCheck(tokens: Pick<TokenService, 'verify'>): Creden
     // Bearer wins over cookies (CONTRACT 3): a request with an Authorization header is judged by it alone.
     if (req.headers.authorization !== undefined) return false;
     if (req.sessionUnavailable) throw AppError.serviceUnavailable(SESSION_MESSAGES.unavailable);
-    const token = req.session?.auth?.token;
+    const token = req.serverSession?.auth?.token;
     return token !== undefined && token !== '' && signInWithToken(req, token, tokens);
   };
 }

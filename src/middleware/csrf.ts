@@ -86,7 +86,7 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
   function cookieCredentialUserId(req: Request, cookies: Record<string, unknown>): string | null {
     const authCookie = cookies[AUTH_COOKIE];
     const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? cookieUserId(authCookie) : null;
-    return tokenUser ?? req.session?.auth?.userId ?? null;
+    return tokenUser ?? req.serverSession?.auth?.userId ?? null;
   }
 
   /** Reads (and removes, so body schemas never see it) the `_csrf` field of a form post. */

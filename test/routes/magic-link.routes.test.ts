@@ -312,6 +312,12 @@ describe('Magic-link sign-in (POST /auth/sign-in/magic-link, GET /auth/magic-lin
       const user = await createTestUser('viewer');
       const cookie = sessionOnly(await signInByLink(app, sink, user.email));
       assert.equal((await request(app).get('/auth/me').set('Cookie', cookie.replace(/.(;|$)/, 'x$1'))).status, 401);
+      // The real session id without its signature, bare or with the signed-cookie prefix, names no session.
+      const sid = decodeURIComponent(cookie.replace(/^auth_session=([^;]*).*$/, '$1')).slice(2).split('.')[0];
+      assert.equal((await request(app).get('/auth/me').set('Cookie', cookie)).status, 200);
+      for (const unsigned of [sid, `s:${sid}`, `s:${sid}.`]) {
+        assert.equal((await request(app).get('/auth/me').set('Cookie', `auth_session=${encodeURIComponent(unsigned)}`)).status, 401, unsigned);
+      }
     });
 
     it('when the user is deactivated, changes role, or logs out everywhere from another device, then the session ends at once', async () => {
