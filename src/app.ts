@@ -1,10 +1,10 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
-import cookieParser from 'cookie-parser';
 import { createContainer, type AppDependencies } from './container';
 import { requestLogger } from './http/request-logger';
 import { securityHeaders } from './http/security-headers';
 import { bodyParsing } from './http/body-parsing';
+import { cookieParsing } from './http/cookie-parsing';
 import { chain } from './http/chain';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { healthRoutes } from './routes/health.routes';
@@ -43,7 +43,7 @@ export function createApp(deps: AppDependencies): Express {
   // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
   // CSRF after the session step (so a session-authenticated request is checked too) and before every
   // router, so each cookie-authenticated unsafe request (admin API included) is checked.
-  app.use(chain(cookieParser(), bodyParsing(), container.sessions.load, container.csrf.protect));
+  app.use(chain(cookieParsing(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
   app.use('/api/user-profiles', profileRoutes(container));
