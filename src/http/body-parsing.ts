@@ -7,6 +7,7 @@ const parseJson = express.json({ limit: BODY_LIMIT, strict: true });
 const parseForm = express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: 200 });
 
 const NUL_MESSAGE = 'Request contains a NUL character';
+const NO_BODY: Record<string, never> = Object.freeze({});
 
 /**
  * Whether a parsed body holds U+0000 in any string or key. No field of this service may contain one,
@@ -38,9 +39,10 @@ export function bodyParsing(): RequestHandler {
   return (req, res, next) => {
     if (/%00/.test(req.url)) return next(AppError.badRequest(NUL_MESSAGE));
     // Most requests (GET, HEAD) carry no body: skip the parsers' own checks entirely. Express 5 would
-    // leave req.body undefined; every handler (form pages read fields without a schema) gets an object.
+    // leave req.body undefined; every handler (form pages read fields without a schema) gets an object,
+    // here one shared frozen empty one (nothing writes into a body it did not parse).
     if (!hasBody(req)) {
-      req.body = {};
+      req.body = NO_BODY;
       return next();
     }
     if (!req.is(['application/json', 'application/x-www-form-urlencoded'])) {
