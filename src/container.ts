@@ -54,7 +54,7 @@ export function createContainer(deps: AppDependencies) {
   const { config, logger, models, store, sequelize } = deps;
   // Leaves first: each line uses only what the lines above it built.
   const activity = createActivityService({ models, logger });
-  const settings = createSettingsService({ config, models, activity });
+  const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity });
   const mailer = createMailer({ config, logger, plugins });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });

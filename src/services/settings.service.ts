@@ -2,7 +2,10 @@ import type { Config } from '../config/config';
 import { parseDurationSeconds } from '../config/duration';
 import type { Models } from '../models';
 import type { AdminAudit } from '../http/request-context';
+import type { Logger } from 'pino';
+import type { KeyValueStore } from '../store';
 import type { ActivityService } from './activity.service';
+import { createSettingsCache } from './settings-cache';
 
 export type SettingSource = 'env' | 'admin' | 'default';
 
@@ -37,17 +40,15 @@ const KEYS = {
  * Admin-editable settings. Security values resolve environment → admin setting → default; an
  * environment value is a ceiling the admin cannot lift, so a stored admin value under it stays inactive.
  */
-export function createSettingsService({ config, models, activity }: { config: Config; models: Models; activity: ActivityService }) {
-  async function read(keys: string[]): Promise<Map<string, unknown>> {
-    const rows = await models.Setting.findAll({ where: { key: keys } });
-    return new Map(rows.map((row) => [row.key, row.value]));
-  }
+export function createSettingsService(deps: { config: Config; models: Models; activity: ActivityService; store: KeyValueStore; logger: Logger }) {
+  const { config, models, activity } = deps;
+  const stored = createSettingsCache({ model: models.Setting, store: deps.store, logger: deps.logger });
 
   async function getSecuritySettings(): Promise<SecuritySettings> {
-    const stored = await read(Object.values(KEYS));
-    const storedExpires = stored.get(KEYS.jwtExpiresIn);
-    const storedGrace = stored.get(KEYS.jwtRefreshGraceSeconds);
-    const storedAllow = stored.get(KEYS.allowRegistration);
+    const values = await stored.read(Object.values(KEYS));
+    const storedExpires = values.get(KEYS.jwtExpiresIn);
+    const storedGrace = values.get(KEYS.jwtRefreshGraceSeconds);
+    const storedAllow = values.get(KEYS.allowRegistration);
 
     const jwtExpiresIn = config.jwtExpiresIn
       ? { ...config.jwtExpiresIn, source: 'env' as const }
@@ -82,6 +83,7 @@ export function createSettingsService({ config, models, activity }: { config: Co
         await models.Setting.upsert({ key: KEYS[name], value }, { transaction });
       }
     });
+    await stored.changed();
     const after = await getSecuritySettings();
     const changes = Object.fromEntries(entries.map(([name, value]) => [name, { from: before[name].value, to: value, source: after[name].source }]));
     await activity.record({ action: 'settings.updated', userId: audit.actor.id, email: audit.actor.email, details: { changes } }, audit.context);

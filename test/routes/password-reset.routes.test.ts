@@ -323,7 +323,7 @@ describe('password reset', () => {
       // Arrange: a token that has been verified (and cached) once
       const { config, models, store, logger } = ctx();
       const appConfig = { ...config, baseUrl: BASE_URL };
-      const tokens = createTokenService({ config: appConfig, models, store, settings: createSettingsService({ config: appConfig, models, activity: createActivityService({ models, logger }) }), logger });
+      const tokens = createTokenService({ config: appConfig, models, store, settings: createSettingsService({ config: appConfig, models, activity: createActivityService({ models, logger }), store, logger }), logger });
       const user = await createUser();
       const { token: bearer } = await tokens.issue(user);
       const before = await request(app).get(`/api/user-profiles/${user.id}`).set('Authorization', `Bearer ${bearer}`);

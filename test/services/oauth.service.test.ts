@@ -23,7 +23,7 @@ function service() {
   const plugins = createPluginRegistry({ models, activity });
   const profiles = createProfileService({ definition: EMPTY_PROFILE_DEFINITION, models, tokens: {} as TokenService });
   const users = createUserService({ sequelize, models, passwords: createPasswordService({ iterations: config.passwordIterations }), profiles });
-  const settings = createSettingsService({ config, models, activity });
+  const settings = createSettingsService({ config, models, activity, store, logger });
   const providers = createOAuthProviders({ config, plugins, store });
   return createOAuthService({ sequelize, models, users, settings, activity, providers });
 }

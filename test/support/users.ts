@@ -22,7 +22,7 @@ function tokenService(): TokenService {
   const c = ctx();
   let service = tokenServices.get(c);
   if (!service) {
-    const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ models: c.models, logger: c.logger }) });
+    const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ models: c.models, logger: c.logger }), store: c.store, logger: c.logger });
     service = createTokenService({ config: c.config, models: c.models, store: c.store, settings, logger: c.logger });
     tokenServices.set(c, service);
   }
