@@ -1,4 +1,5 @@
 import http from 'node:http';
+import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, ConfigError, type Config } from './config/config';
 import { bufferedStdout, createLogger } from './logger';
@@ -10,6 +11,22 @@ import { createApp } from './app';
 import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
+
+/**
+ * V8 lets the old generation grow to up to four times what the last full collection kept before it
+ * collects again. Under many concurrent requests about half of each request's allocations outlive the
+ * young generation and are promoted (measured: 28 of 56 KB per `/auth/me` at 50 connections), so the old
+ * generation filled with that garbage to 120–140 MiB between full collections, for a live heap of about
+ * 30 MiB: an RSS peak of 210–230 MiB. Growth capped at twice the live size: a peak of 150–155 MiB, for
+ * 2–4 % more CPU per request. V8 reads this at every collection, so setting it here takes effect; a
+ * --heap-growing-percent on the command line wins.
+ */
+const HEAP_GROWING_PERCENT = 100;
+
+function boundHeapGrowth(): void {
+  if (process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) return;
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
 
 function readConfig(): { config: Config; profileDefinition: NormalizedProfileDefinition } {
   try {
@@ -26,6 +43,7 @@ function readConfig(): { config: Config; profileDefinition: NormalizedProfileDef
 
 /** Opens the connections, applies pending migrations, listens, and closes everything on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  boundHeapGrowth();
   const { config, profileDefinition } = readConfig();
   const logger = createLogger(config.logLevel, bufferedStdout());
   for (const warning of config.warnings) logger.warn(warning);
