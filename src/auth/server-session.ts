@@ -1,11 +1,10 @@
 import session, { Store, type SessionData } from 'express-session';
 import cookieParser from 'cookie-parser';
-import RedisSessionStore from 'connect-redis';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { KeyValueStore } from '../store';
-import { RedisStore } from '../store/redis-store';
+import type { RedisStore } from '../store/redis-store';
 import { AppError } from '../http/app-error';
 import type { IssuedToken } from './token.service';
 
@@ -78,6 +77,16 @@ function promised(method: (callback: (err?: unknown) => void) => unknown): Promi
 }
 
 /**
+ * connect-redis over the shared ioredis client, loaded only with REDIS_URL: importing it (or the Redis
+ * store's class) at the top would load ioredis into every process, Redis or not.
+ */
+function redisSessionStore(store: RedisStore): Store {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const RedisSessionStore = (require('connect-redis') as typeof import('connect-redis')).default;
+  return new RedisSessionStore({ client: store.sessionClient(), prefix: KEY_PREFIX, disableTouch: true });
+}
+
+/**
  * Server-side sessions of magic-link sign-ins (CONTRACT 3): express-session with connect-redis on the
  * shared ioredis client (through the Redis store's guard: timeouts, fail fast) when REDIS_URL is set, else
  * the in-process store. Cookie `auth_session`,
@@ -91,8 +100,8 @@ export function createServerSessions(deps: { config: Config; store: KeyValueStor
   const secret = config.externalAuthSecret;
   const cookie = { httpOnly: true, sameSite: 'lax', secure: config.isProduction, path: '/' } as const;
   const sessionStore =
-    store instanceof RedisStore
-      ? new RedisSessionStore({ client: store.sessionClient(), prefix: KEY_PREFIX, disableTouch: true })
+    store.kind === 'redis'
+      ? redisSessionStore(store as RedisStore)
       : new KeyValueSessionStore(store);
   const middleware =
     secret === undefined
