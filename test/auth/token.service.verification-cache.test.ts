@@ -33,6 +33,22 @@ describe('token verification cache (SPEC 5.4)', () => {
     assert.equal(second.body.user.firstName, 'Before');
   });
 
+  it('when one token is used again and again, then each answer follows the store as it is now, not a copy kept in the process', async () => {
+    const { user, token } = await createUserWithToken('viewer', { firstName: 'First' });
+    const me = () => request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${token}`);
+    for (let i = 0; i < 3; i++) assert.equal((await me()).body.user.firstName, 'First');
+    const key = `vc:${crypto.createHash('sha256').update(token).digest('hex')}`;
+    const entry = JSON.parse((await ctx().store.get(key)) as string);
+    entry.user.firstName = 'Rewritten';
+    await ctx().store.set(key, JSON.stringify(entry), 60);
+    assert.equal((await me()).body.user.firstName, 'Rewritten', 'a changed entry is read, not the one parsed before');
+    await ctx().store.delete(key);
+    await ctx().models.User.update({ firstName: 'Fresh' }, { where: { id: user.id } });
+    assert.equal((await me()).body.user.firstName, 'Fresh', 'without an entry the token is verified against the database');
+    await request(ctx().app).post('/auth/logout').set('Authorization', `Bearer ${token}`).expect(200);
+    await me().expect(401);
+  });
+
   it('when two tokens share a long common prefix, then each has its own cache entry', async () => {
     const { user } = await createUserWithToken('viewer');
     const a = await tokenFor(user);
