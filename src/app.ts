@@ -5,6 +5,7 @@ import { requestLogger } from './http/request-logger';
 import { securityHeaders } from './http/security-headers';
 import { bodyParsing } from './http/body-parsing';
 import { cookieParsing } from './http/cookie-parsing';
+import { urlParam } from './http/url-param';
 import { chain } from './http/chain';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { healthRoutes } from './routes/health.routes';
@@ -34,6 +35,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('view engine', 'ejs');
   app.set('views', path.join(ROOT, 'views'));
+  // Views echo posted values into links: urlParam percent-encodes without throwing on malformed text.
+  app.locals.urlParam = urlParam;
   app.disable('x-powered-by');
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);

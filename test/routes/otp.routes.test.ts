@@ -484,6 +484,17 @@ describe('OTP page (GET /auth/otp) and the sign-in page link', () => {
     assert.match(shortCode.text, /id="field-code-error"[^>]*>must be 4 to 8 digits/);
   });
 
+  it('when a posted email holds half a surrogate pair or is not text, then the form comes back with the error, never a 500', async () => {
+    for (const email of ['\ud800', 'a\udc00@example.test', ['x'], { $gt: '' }]) {
+      const res = await request(app)
+        .post('/auth/otp/verify')
+        .set('Accept', 'text/html, application/json;q=0.9')
+        .send({ email, code: '12' });
+      assert.equal(res.status, 400, JSON.stringify(email));
+      assert.match(res.text, /Email must be a valid email address/, JSON.stringify(email));
+    }
+  });
+
   it('when the OpenAPI document is read, then both OTP routes are described', async () => {
     const res = await request(app).get('/api/openapi.json');
     assert.ok(res.body.paths['/auth/otp/request']?.post);
