@@ -5,8 +5,8 @@ import { SESSION_MESSAGES } from './server-session';
 
 /**
  * The `auth_session` credential for the guards, tried after the access token: a server session (read
- * by the app-wide session step, `req.serverSession`) holds the access token it was created with, and that token gets the
- * full token check — revocation, the user's current state and epoch, the verification cache — so
+ * by the app-wide session step into `req.serverSession`) holds the access token it was created with, and
+ * that token gets the full token check — revocation, the user's current state and epoch, the cache — so
  * logout, logout-all, deactivation, a role change or a password reset end the session at once, on
  * every instance. A session store that failed to load answers 503, never a sign-in and never a 500.
  * Called directly, like the token check, rather than through passport.authenticate, whose per-request

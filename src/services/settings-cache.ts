@@ -11,7 +11,7 @@ const VERSION_TTL_SECONDS = 86_400;
  * the database by another program (sql, a seeder) while instances run. Writes through the service or
  * its models reach every instance at once.
  */
-export const SETTINGS_COPY_MAX_AGE_MS = 30_000;
+const SETTINGS_COPY_MAX_AGE_MS = 30_000;
 
 type SettingModel = Models['Setting'];
 interface Copy {
@@ -51,8 +51,10 @@ function watchWrites(model: SettingModel): void {
  * service replaces that version (`changed`), so every instance reads the rows again on its next request.
  * The store unreadable: the rows are read every time, as without a cache.
  */
-export function createSettingsCache(deps: { model: SettingModel; store: KeyValueStore; logger: Logger }) {
-  const { model, store, logger } = deps;
+export function createSettingsCache(deps: { model: SettingModel; keys: string[]; store: KeyValueStore; logger: Logger }) {
+  const { model, keys, store, logger } = deps;
+  // Copies are shared per model; this names which rows a copy holds.
+  const wanted = keys.join('\n');
   watchWrites(model);
 
   async function currentVersion(): Promise<string | null> {
@@ -67,10 +69,9 @@ export function createSettingsCache(deps: { model: SettingModel; store: KeyValue
   }
 
   /** The values under `keys`, from the copy when its version is current, else from the database. */
-  async function read(keys: string[]): Promise<Map<string, unknown>> {
+  async function read(): Promise<Map<string, unknown>> {
     // Read before the rows: a write that lands in between leaves a copy under a version already stale.
     const version = await currentVersion();
-    const wanted = keys.join('\n');
     const copy = copies.get(model);
     const current = copy && copy.keys === wanted && copy.version === version && Date.now() - copy.readAt < SETTINGS_COPY_MAX_AGE_MS;
     if (version !== null && current) return copy.values;

@@ -1,8 +1,8 @@
+import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { parseDurationSeconds } from '../config/duration';
 import type { Models } from '../models';
 import type { AdminAudit } from '../http/request-context';
-import type { Logger } from 'pino';
 import type { KeyValueStore } from '../store';
 import type { ActivityService } from './activity.service';
 import { createSettingsCache } from './settings-cache';
@@ -42,10 +42,10 @@ const KEYS = {
  */
 export function createSettingsService(deps: { config: Config; models: Models; activity: ActivityService; store: KeyValueStore; logger: Logger }) {
   const { config, models, activity } = deps;
-  const stored = createSettingsCache({ model: models.Setting, store: deps.store, logger: deps.logger });
+  const stored = createSettingsCache({ model: models.Setting, keys: Object.values(KEYS), store: deps.store, logger: deps.logger });
 
   async function getSecuritySettings(): Promise<SecuritySettings> {
-    const values = await stored.read(Object.values(KEYS));
+    const values = await stored.read();
     const storedExpires = values.get(KEYS.jwtExpiresIn);
     const storedGrace = values.get(KEYS.jwtRefreshGraceSeconds);
     const storedAllow = values.get(KEYS.allowRegistration);
