@@ -1,4 +1,3 @@
-import http from 'node:http';
 import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, ConfigError, type Config } from './config/config';
@@ -11,6 +10,7 @@ import { createApp } from './app';
 import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
+import { createHttpServer } from './http/http-server';
 
 /**
  * V8 lets the old generation grow to up to four times what the last full collection kept before it
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const store = await createStore(config.redisUrl, logger);
   const app = createApp({ config, logger, sequelize, models, store, profileDefinition });
 
-  const server = http.createServer(app);
+  const server = createHttpServer(app);
   const { shutdown } = trackForGracefulShutdown(server, {
     logger,
     closeResources: async () => {

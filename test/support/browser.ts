@@ -1,7 +1,7 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { chromium, type Browser } from 'playwright-core';
+import { createHttpServer } from '../../src/http/http-server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -16,7 +16,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** Serves the app on an ephemeral loopback port for the browser; `close` stops it. */
 export async function serve(app: Express): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(app);
+  // The service's own server (its request and response classes), as production serves pages.
+  const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
