@@ -1,4 +1,3 @@
-import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, ConfigError, type Config } from './config/config';
 import { bufferedStdout, createLogger } from './logger';
@@ -11,22 +10,6 @@ import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http/http-server';
-
-/**
- * V8 lets the old generation grow to up to four times what the last full collection kept before it
- * collects again. Under many concurrent requests about half of each request's allocations outlive the
- * young generation and are promoted (measured: 28 of 56 KB per `/auth/me` at 50 connections), so the old
- * generation filled with that garbage to 120–140 MiB between full collections, for a live heap of about
- * 30 MiB: an RSS peak of 210–230 MiB. Growth capped at 1.75 times the live size: a peak of 155–158 MiB
- * (twice: 162–165), for 3–6 % more CPU per request. V8 reads this at every collection, so setting it here
- * takes effect; a --heap-growing-percent on the command line wins (an operator who prefers CPU to memory).
- */
-const HEAP_GROWING_PERCENT = 75;
-
-function boundHeapGrowth(): void {
-  if (process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) return;
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}
 
 function readConfig(): { config: Config; profileDefinition: NormalizedProfileDefinition } {
   try {
@@ -43,7 +26,6 @@ function readConfig(): { config: Config; profileDefinition: NormalizedProfileDef
 
 /** Opens the connections, applies pending migrations, listens, and closes everything on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  boundHeapGrowth();
   const { config, profileDefinition } = readConfig();
   const logger = createLogger(config.logLevel, bufferedStdout());
   for (const warning of config.warnings) logger.warn(warning);
