@@ -17,8 +17,8 @@ import { createHttpServer } from './http/http-server';
  * collects again. Under 50 concurrent `/auth/me` requests part of each request's allocations outlives the
  * young generation and is promoted, so whether the old generation is collected early or late in a burst
  * decides the peak: with V8's default growth the bench measured 130–132 MiB in four runs and 169–184 MiB
- * in two (before requests kept one shape, 210–230 MiB). Growth capped at 1.75 times the live size: 145–147
- * MiB in seven runs, for about 1 % more CPU per request (A/B, alternating rounds). V8 reads this at every
+ * in two (before requests kept one shape, 210–230 MiB). Growth capped at 1.75 times the live size: 143–147
+ * MiB in nine runs, for about 1 % more CPU per request (A/B, alternating rounds). V8 reads this at every
  * collection, so setting it here takes effect; a --heap-growing-percent on the command line wins (an
  * operator who prefers CPU to memory).
  */
