@@ -206,15 +206,20 @@ function nextAddress() {
 }
 const fromNewAddress = (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextAddress() } });
 
-/** One login as `paced` sends it: from a fresh address each time. */
-function pacedLogin(url, email, rate) {
-  const body = JSON.stringify({ email, password: PASSWORD });
-  return { url: `${url}/auth/login`, rate, method: 'POST', headers: { 'content-type': 'application/json' }, body, perRequest: () => ({ 'x-forwarded-for': nextAddress() }) };
+/** A login of the bench's user: method, path, headers and body, as both load generators take them. */
+function login(email) {
+  return { method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) };
 }
 
+/** Logins for `paced`, each from a fresh address. */
+function pacedLogin(url, email, rate) {
+  const { path: loginPath, ...request } = login(email);
+  return { ...request, url: `${url}${loginPath}`, rate, perRequest: () => ({ 'x-forwarded-for': nextAddress() }) };
+}
+
+/** Logins for autocannon, each from a fresh address. */
 function loginRequests(email) {
-  const body = JSON.stringify({ email, password: PASSWORD });
-  return [{ method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json' }, body, setupRequest: fromNewAddress }];
+  return [{ ...login(email), setupRequest: fromNewAddress }];
 }
 
 /** Pins processes (all their threads) to one core, or back to every core with null; false when not possible. */
