@@ -22,6 +22,7 @@ import { createOAuthProviders } from './auth/oauth-providers';
 import { createOAuthService } from './services/oauth.service';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
+import { createAuthUserRecords } from './auth/auth-user-records';
 import { createAccountThrottle } from './auth/account-throttle';
 import { createAuthenticate } from './auth/authenticate';
 import { createSessionStep } from './auth/session-step';
@@ -53,7 +54,7 @@ export interface AppDependencies {
 export function createContainer(deps: AppDependencies) {
   const { config, logger, models, store, sequelize } = deps;
   // Leaves first: each line uses only what the lines above it built.
-  const activity = createActivityService({ models, logger });
+  const activity = createActivityService({ sequelize, models, logger });
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity });
   const mailer = createMailer({ config, logger, plugins });
@@ -66,7 +67,8 @@ export function createContainer(deps: AppDependencies) {
     iterations: config.passwordIterations,
     maxConcurrent: Math.max(1, Math.min(config.threadPoolSize - 1, os.availableParallelism())),
   });
-  const tokens = createTokenService({ config, models, store, settings, logger });
+  const authUsers = createAuthUserRecords(sequelize);
+  const tokens = createTokenService({ config, models, authUsers, store, settings, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
@@ -91,7 +93,7 @@ export function createContainer(deps: AppDependencies) {
   const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
   const guards = createGuards({ credentials: [createTokenCheck(tokens), createSessionCheck(tokens)] });
   const authenticate = createAuthenticate({ passport, activity });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import type { Models, User } from '../models';
-import { toAuthUser, type AuthUser } from './auth-user';
+import type { Models } from '../models';
+import type { AuthUser } from './auth-user';
+import type { AuthUserRecord, AuthUserRecords } from './auth-user-records';
 import type { PasswordService } from './password.service';
 import { normalizeEmail } from '../services/user.service';
 import type { AccountThrottle } from './account-throttle';
@@ -20,44 +21,45 @@ export type PasswordLoginResult =
  * hash is replaced on success by a conditional UPDATE (`WHERE id = ? AND password_hash = <old>`), so of
  * many parallel sign-ins exactly one rewrites it.
  */
-export function createPasswordLogin(deps: { models: Models; passwords: PasswordService; throttle: AccountThrottle; logger: Logger }) {
-  const { models, passwords, throttle, logger } = deps;
+export function createPasswordLogin(deps: { models: Models; authUsers: AuthUserRecords; passwords: PasswordService; throttle: AccountThrottle; logger: Logger }) {
+  const { models, authUsers, passwords, throttle, logger } = deps;
 
-  async function upgradeHash(user: User, password: string): Promise<boolean> {
+  async function upgradeHash(record: AuthUserRecord, password: string): Promise<boolean> {
     try {
       const fresh = await passwords.hash(password);
       const [changed] = await models.User.update(
         { passwordHash: fresh },
-        { where: { id: user.id, passwordHash: user.passwordHash } },
+        { where: { id: record.user.id, passwordHash: record.passwordHash } },
       );
       return changed === 1;
     } catch (err) {
       // The sign-in itself succeeded; the upgrade is tried again at the next one.
-      logger.warn({ err: (err as Error).message, userId: user.id }, 'could not upgrade a password hash');
+      logger.warn({ err: (err as Error).message, userId: record.user.id }, 'could not upgrade a password hash');
       return false;
     }
   }
 
   async function check(rawEmail: string, password: string): Promise<PasswordLoginResult> {
     const email = normalizeEmail(rawEmail);
-    const user = await models.User.findOne({ where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] });
+    const record = await authUsers.byEmail(email);
+    const userId = record?.user.id ?? null;
     // Before any hashing, the same for unknown and known emails.
     const allowed = await throttle.check(email);
-    if (!allowed.allowed) return { ok: false, reason: 'throttled', email, userId: user?.id ?? null, retryAfterSeconds: allowed.retryAfterSeconds };
+    if (!allowed.allowed) return { ok: false, reason: 'throttled', email, userId, retryAfterSeconds: allowed.retryAfterSeconds };
     const failed = async (reason: PasswordLoginFailure, userId: string | null): Promise<PasswordLoginResult> => {
       await throttle.recordFailure(email);
       return { ok: false, reason, email, userId };
     };
-    if (!user) {
+    if (!record) {
       await passwords.verifyAgainstDummy(password);
       return failed('unknown_email', null);
     }
-    const result = await passwords.verify(password, user.passwordHash);
-    if (!result.ok) return failed('wrong_password', user.id);
-    if (!user.active) return failed('inactive', user.id);
+    const result = await passwords.verify(password, record.passwordHash);
+    if (!result.ok) return failed('wrong_password', userId);
+    if (!record.active) return failed('inactive', userId);
     await throttle.clear(email);
-    const passwordRehashed = result.needsRehash ? await upgradeHash(user, password) : false;
-    return { ok: true, user: toAuthUser(user), passwordRehashed };
+    const passwordRehashed = result.needsRehash ? await upgradeHash(record, password) : false;
+    return { ok: true, user: record.user, passwordRehashed };
   }
 
   return { check };

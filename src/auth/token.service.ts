@@ -6,7 +6,8 @@ import type { Config } from '../config/config';
 import type { Models, Role, User } from '../models';
 import type { KeyValueStore } from '../store';
 import type { SettingsService } from '../services/settings.service';
-import { toAuthUser, type AccessClaims, type AuthUser } from './auth-user';
+import type { AccessClaims, AuthUser } from './auth-user';
+import type { AuthUserRecords } from './auth-user-records';
 import { createRevocations } from './revocations';
 
 const ALGORITHM = 'HS256' as const;
@@ -43,7 +44,7 @@ export interface IssuedToken {
   claims: AccessClaims;
 }
 
-export type RefreshCheck = { ok: true; user: User; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
+export type RefreshCheck = { ok: true; user: AuthUser; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
 
 /**
  * The payload of a token read without checking its signature: only to name the store keys of one read.
@@ -82,8 +83,8 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
  * any change (revocation, role, profile) replaces; a cached result under an old version is not trusted,
  * so revocation takes effect at once. The version key lives as long as the cache entries it guards.
  */
-export function createTokenService(deps: { config: Config; models: Models; store: KeyValueStore; settings: SettingsService; logger: Logger }) {
-  const { models, store, settings, logger } = deps;
+export function createTokenService(deps: { config: Config; models: Models; authUsers: AuthUserRecords; store: KeyValueStore; settings: SettingsService; logger: Logger }) {
+  const { models, authUsers, store, settings, logger } = deps;
   // Single-token revocations: durable in the database, mirrored in the store for the hot path.
   const revocations = createRevocations({ models, store, logger });
   // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
@@ -104,10 +105,6 @@ export function createTokenService(deps: { config: Config; models: Models; store
     deepFreeze(facts.entry);
     deepFreeze(facts.named);
     recentTokens.set(token, facts);
-  }
-
-  async function loadUser(userId: string): Promise<User | null> {
-    return models.User.findByPk(userId, { include: [{ model: models.UserProfile, as: 'profile' }] });
   }
 
   function decode(token: string, ignoreExpiration: boolean): AccessClaims | null {
@@ -171,18 +168,17 @@ export function createTokenService(deps: { config: Config; models: Models; store
     // The entry is stale (the user changed, or the revocation set was reloaded): the signature decides again.
     if (seen) claims = decode(token, false);
     if (!claims) return null;
-    const user = await loadUser(claims.sub);
-    if (!user || !user.active || user.tokenEpoch !== claims.ep) return null;
-    const authUser = toAuthUser(user);
+    const record = await authUsers.byId(claims.sub);
+    if (!record || !record.active || record.user.tokenEpoch !== claims.ep) return null;
     // Cached only under a complete revocation set, so a later restart of the store voids the entry.
     if (revocation.generation) {
       const ttl = Math.min(VERIFICATION_CACHE_SECONDS, claims.exp - Math.floor(Date.now() / 1000));
       if (ttl > 0) {
-        const fresh: CacheEntry = { user: authUser, version, generation: revocation.generation, signer };
+        const fresh: CacheEntry = { user: record.user, version, generation: revocation.generation, signer };
         await store.set(cacheKey, JSON.stringify(fresh), ttl).catch(() => undefined);
       }
     }
-    return { user: authUser, claims };
+    return { user: record.user, claims };
   }
 
   /** Refresh rule of SPEC 4.1: signature always checked; expiry forgiven within the grace window; user re-read. */
@@ -193,10 +189,10 @@ export function createTokenService(deps: { config: Config; models: Models; store
     const now = Math.floor(Date.now() / 1000);
     if (now >= claims.exp + jwtRefreshGraceSeconds.seconds) return { ok: false, reason: 'invalid' };
     if (await revocations.isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
-    const user = await loadUser(claims.sub);
-    if (!user || user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
-    if (!user.active) return { ok: false, reason: 'inactive' };
-    return { ok: true, user, claims };
+    const record = await authUsers.byId(claims.sub);
+    if (!record || record.user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
+    if (!record.active) return { ok: false, reason: 'inactive' };
+    return { ok: true, user: record.user, claims };
   }
 
   /** Ends one token at once: it is denied until it could no longer be refreshed, even after a store restart. */

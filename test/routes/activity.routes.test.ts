@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { ctx } from '../support/context';
 import { createTestUser, createUserWithToken } from '../support/users';
+import { createActivityService } from '../../src/services/activity.service';
 
 const LOG_FIELDS = ['action', 'createdAt', 'details', 'email', 'id', 'ip', 'userAgent', 'userId'];
 
@@ -36,6 +37,21 @@ describe('activity log API', () => {
     assert.ok(latest.ip);
     assert.ok(!Number.isNaN(Date.parse(latest.createdAt)));
     assert.deepEqual(latest.details.changes, { role: { from: 'viewer', to: 'author' } });
+  });
+
+  it('when the service records entries, then they read back exactly: time, quotes in details, and null where nothing was given', async () => {
+    const { sequelize, models, logger } = ctx();
+    const activity = createActivityService({ sequelize, models, logger });
+    const userId = crypto.randomUUID();
+    const before = Math.floor(Date.now() / 1000) * 1000; // MariaDB's DATETIME keeps whole seconds
+    await activity.record({ action: 'auth.login', userId, email: 'rec@example.com', details: { method: 'password', note: "it's; DROP TABLE users --" } }, { ip: '203.0.113.7', userAgent: 'ua/1' });
+    await activity.record({ action: 'auth.logout', userId }, { ip: null, userAgent: null });
+    const res = await get(`?userId=${userId}`);
+    const [logout, login] = res.body.logs;
+    assert.deepEqual({ ...login, id: 0, createdAt: 0 }, { id: 0, createdAt: 0, action: 'auth.login', userId, email: 'rec@example.com', ip: '203.0.113.7', userAgent: 'ua/1', details: { method: 'password', note: "it's; DROP TABLE users --" } });
+    assert.deepEqual({ ...logout, id: 0, createdAt: 0 }, { id: 0, createdAt: 0, action: 'auth.logout', userId, email: null, ip: null, userAgent: null, details: null });
+    for (const entry of [login, logout]) assert.ok(Date.parse(entry.createdAt) >= before && Date.parse(entry.createdAt) <= Date.now(), entry.createdAt);
+    assert.ok(logout.id > login.id);
   });
 
   it('when filtered and paged, then only matching entries, newest first, with their total', async () => {

@@ -7,6 +7,7 @@ import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-sink';
 import { createPasswordService } from '../../src/auth/password.service';
 import { createTokenService } from '../../src/auth/token.service';
+import { createAuthUserRecords } from '../../src/auth/auth-user-records';
 import { createSettingsService } from '../../src/services/settings.service';
 import { createActivityService } from '../../src/services/activity.service';
 import { hashResetToken } from '../../src/services/password-reset.service';
@@ -321,9 +322,9 @@ describe('password reset', () => {
 
     it('when the password is reset, then access tokens issued before stop working at once, despite the verification cache', async () => {
       // Arrange: a token that has been verified (and cached) once
-      const { config, models, store, logger } = ctx();
+      const { config, models, sequelize, store, logger } = ctx();
       const appConfig = { ...config, baseUrl: BASE_URL };
-      const tokens = createTokenService({ config: appConfig, models, store, settings: createSettingsService({ config: appConfig, models, activity: createActivityService({ models, logger }), store, logger }), logger });
+      const tokens = createTokenService({ config: appConfig, models, authUsers: createAuthUserRecords(sequelize), store, settings: createSettingsService({ config: appConfig, models, activity: createActivityService({ sequelize, models, logger }), store, logger }), logger });
       const user = await createUser();
       const { token: bearer } = await tokens.issue(user);
       const before = await request(app).get(`/api/user-profiles/${user.id}`).set('Authorization', `Bearer ${bearer}`);

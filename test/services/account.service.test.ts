@@ -19,7 +19,7 @@ function service() {
         await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction: options.transaction });
       },
     },
-    activity: createActivityService({ models, logger }),
+    activity: createActivityService({ sequelize, models, logger }),
   });
   return { account, revoked };
 }

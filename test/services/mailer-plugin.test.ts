@@ -42,8 +42,8 @@ async function startEmailApi(status = 202): Promise<{ url: string; calls: ApiCal
 }
 
 function registry() {
-  const { models } = ctx();
-  return createPluginRegistry({ models, activity: createActivityService({ models, logger: pino({ level: 'silent' }) }) });
+  const { models, sequelize } = ctx();
+  return createPluginRegistry({ models, activity: createActivityService({ sequelize, models, logger: pino({ level: 'silent' }) }) });
 }
 
 function capturingLogger() {

@@ -13,8 +13,8 @@ import { createActivityService } from '../../src/services/activity.service';
 
 /** The plugin registry over the run's database (the mailer reads the email plugin through it). */
 function plugins() {
-  const { models } = ctx();
-  return createPluginRegistry({ models, activity: createActivityService({ models, logger: pino({ level: 'silent' }) }) });
+  const { models, sequelize } = ctx();
+  return createPluginRegistry({ models, activity: createActivityService({ sequelize, models, logger: pino({ level: 'silent' }) }) });
 }
 
 /** A logger whose lines are kept in memory, through the project's redaction. */

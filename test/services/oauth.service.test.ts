@@ -19,7 +19,7 @@ const CONTEXT = { ip: '127.0.0.1', userAgent: 'test' };
 
 function service() {
   const { config, models, sequelize, logger, store } = ctx();
-  const activity = createActivityService({ models, logger });
+  const activity = createActivityService({ sequelize, models, logger });
   const plugins = createPluginRegistry({ models, activity });
   const profiles = createProfileService({ definition: EMPTY_PROFILE_DEFINITION, models, tokens: {} as TokenService });
   const users = createUserService({ sequelize, models, passwords: createPasswordService({ iterations: config.passwordIterations }), profiles });

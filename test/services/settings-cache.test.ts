@@ -9,8 +9,8 @@ import { createSettingsService, type SettingsService } from '../../src/services/
 import type { Models } from '../../src/models';
 
 function settingsOver(models: Models): SettingsService {
-  const { config, store, logger } = ctx();
-  return createSettingsService({ config, models, activity: createActivityService({ models, logger }), store, logger });
+  const { config, sequelize, store, logger } = ctx();
+  return createSettingsService({ config, models, activity: createActivityService({ sequelize, models, logger }), store, logger });
 }
 
 /** The settings SELECTs the run's database receives while `fn` runs. */

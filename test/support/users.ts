@@ -3,6 +3,7 @@ import { ctx, uniqueEmail, type TestContext } from './context';
 import { createSettingsService } from '../../src/services/settings.service';
 import { createActivityService } from '../../src/services/activity.service';
 import { createTokenService, type TokenService } from '../../src/auth/token.service';
+import { createAuthUserRecords } from '../../src/auth/auth-user-records';
 import type { Role, User } from '../../src/models';
 
 /** Columns a test may set on its user; everything else gets a unique or default value. */
@@ -22,8 +23,8 @@ function tokenService(): TokenService {
   const c = ctx();
   let service = tokenServices.get(c);
   if (!service) {
-    const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ models: c.models, logger: c.logger }), store: c.store, logger: c.logger });
-    service = createTokenService({ config: c.config, models: c.models, store: c.store, settings, logger: c.logger });
+    const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ sequelize: c.sequelize, models: c.models, logger: c.logger }), store: c.store, logger: c.logger });
+    service = createTokenService({ config: c.config, models: c.models, authUsers: createAuthUserRecords(c.sequelize), store: c.store, settings, logger: c.logger });
     tokenServices.set(c, service);
   }
   return service;
