@@ -282,9 +282,9 @@ async function registerUser(url, label) {
   return { email, token: res.body.token, user: res.body.user };
 }
 
-async function startBare(body) {
+async function startBare(script, env) {
   const port = await sparePort();
-  const child = spawnNode(path.join(__dirname, 'bare-server.js'), { PORT: String(port), BENCH_BODY: JSON.stringify(body) });
+  const child = spawnNode(path.join(__dirname, script), { PORT: String(port), ...env });
   await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
@@ -297,7 +297,7 @@ async function startBare(body) {
  * to core 0 and this process (the load generator) to core 1. Ratios are per round, then the median.
  */
 async function compareWithBare(service, variants, meBody) {
-  const bare = await startBare(meBody);
+  const bare = await startBare('bare-server.js', { BENCH_BODY: JSON.stringify(meBody) });
   const check = await json(`${bare.url}/auth/me`);
   if (JSON.stringify(check.body) !== JSON.stringify(meBody)) throw new Error('bare server answers differently');
   const pinned = pin([service.child.pid, bare.child.pid], 0) && pin([process.pid], 1);
@@ -368,22 +368,34 @@ async function measureMemory(service, meRequest) {
   return { idleMiB: idle / MiB, afterStartMiB: afterStart / MiB, peakMiB: peak / MiB };
 }
 
-/** Logins per second in rounds alternating with the PBKDF2 ceiling; each round's ratio to its own ceiling. */
+/**
+ * Logins per second in rounds alternating with the PBKDF2 ceiling and with the bare-Express login floor
+ * (`bare-login-server.js`, the same requests from the same load generator); each round's ratios to its
+ * own ceiling.
+ */
 async function measureLogins(service, email) {
   const connections = THREADPOOL * 4;
-  await cannon({ url: service.url, connections, requests: loginRequests(email), duration: 2 });
+  const floor = await startBare('bare-login-server.js', { ITERATIONS: String(ITERATIONS), BENCH_PASSWORD: PASSWORD });
+  const logins = (url) => ({ url, connections, requests: loginRequests(email), duration: SECONDS / 2 });
+  await cannon({ ...logins(service.url), duration: 2 });
+  await cannon({ ...logins(floor.url), duration: 2 });
   const rounds = [];
   for (let i = 0; i < 3; i++) {
     const ceiling = measureCeiling(SECONDS / 2);
-    const login = await round(service.child.pid, { title: 'login', url: service.url, connections, requests: loginRequests(email), duration: SECONDS / 2 });
-    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling });
+    const bare = await round(floor.child.pid, { title: 'bare login', ...logins(floor.url) });
+    const login = await round(service.child.pid, { title: 'login', ...logins(service.url) });
+    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling, floorRatio: bare.perSecond / ceiling, cpuPerFloorLogin: bare.cpuPerRequest });
   }
+  await stop(floor.child);
   return {
     ratio: median(rounds.map((r) => r.ratio)),
     ratioPerRound: rounds.map((r) => r.ratio),
+    floorRatio: median(rounds.map((r) => r.floorRatio)),
+    floorRatioPerRound: rounds.map((r) => r.floorRatio),
     perSecondPerRound: rounds.map((r) => r.login),
     ceilingPerRound: rounds.map((r) => r.ceiling),
     cpuMsPerLogin: median(rounds.map((r) => r.cpuPerLogin)) / 1000,
+    cpuMsPerFloorLogin: median(rounds.map((r) => r.cpuPerFloorLogin)) / 1000,
   };
 }
 
@@ -774,7 +786,7 @@ function report(r) {
     notes.push(`  server CPU µs per request: bearer ${r.me.bearer.cpuPerRequestPerRound.join(' / ')}, cookie ${r.me.cookie.cpuPerRequestPerRound.join(' / ')}, bare ${r.me.bare.cpuPerRequestPerRound.join(' / ')} (ratio per round ${fixed(r.me.bearer.cpuRatioPerRound)})`);
   }
   if (r.redis) notes.push(`Redis /auth/me rounds: ${r.redis.bearer.perSecondPerRound.join(' / ')} vs bare ${r.redis.bare.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.redis.bearer.ratioPerRound)}, CPU µs ${r.redis.bearer.cpuPerRequestPerRound.join(' / ')}`);
-  if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing`);
+  if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing; bare-Express login floor ${fixed(r.login.floorRatioPerRound)} of the ceiling (median ${r.login.floorRatio.toFixed(2)}, ${r.login.cpuMsPerFloorLogin.toFixed(1)} ms of CPU per login)`);
   if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
   if (r.memory) notes.push(`RSS ${r.memory.afterStartMiB.toFixed(0)} MiB two seconds after start, ${r.memory.idleMiB.toFixed(0)} MiB after ${IDLE_SETTLE_MS / 1000} s idle, peak ${r.memory.peakMiB.toFixed(0)} MiB`);
   if (r.start) notes.push(`start per run ${r.start.perRound.join(' / ')} ms`);
