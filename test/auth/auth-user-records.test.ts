@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import request from 'supertest';
 import { ctx } from '../support/context';
 import { createTestUser } from '../support/users';
+import { PASSWORD, makeUser } from '../support/auth';
 import { createAuthUserRecords } from '../../src/auth/auth-user-records';
 import { toAuthUser } from '../../src/auth/auth-user';
 
@@ -34,6 +36,24 @@ describe('auth user records (the sign-in and token-check read)', () => {
     assert.equal(record?.active, false);
     assert.equal(record?.passwordHash, null);
     assert.deepEqual(record?.user.profileData, {});
+  });
+
+  it('when a user signs in with a password, then the database sees one read and one write: the user, then the activity row', async () => {
+    const user = await makeUser();
+    await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200); // settings now cached
+    const statements: string[] = [];
+    // Sequelize's query log hook (not in its typings) sees every statement sent.
+    const options = (ctx().sequelize as unknown as { options: { logging: unknown } }).options;
+    const logging = options.logging;
+    options.logging = (sql: string) => statements.push(sql);
+    try {
+      await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200);
+    } finally {
+      options.logging = logging;
+    }
+    assert.equal(statements.length, 2, statements.join('\n'));
+    assert.match(statements[0], /SELECT u\.id, .* FROM users u LEFT JOIN user_profiles p/s);
+    assert.match(statements[1], /INSERT INTO activity_logs/);
   });
 
   it('when no user matches, including for quotes and SQL in the value, then null and no error', async () => {
