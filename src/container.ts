@@ -86,8 +86,8 @@ export function createContainer(deps: AppDependencies) {
     clearSignInFailures: accountThrottle.clear,
   });
 
-  const otp = createOtpService({ config, sequelize, models, store, plugins, mailer, users, logger });
-  const magicLinks = createMagicLinkService({ config, models, mailer, settings, users, logger });
+  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, users, logger });
+  const magicLinks = createMagicLinkService({ config, models, authUsers, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });

@@ -8,7 +8,8 @@ import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
-import { toAuthUser, type AuthUser } from '../auth/auth-user';
+import type { AuthUser } from '../auth/auth-user';
+import type { AuthUserRecords } from '../auth/auth-user-records';
 import { renderMagicLinkEmail } from '../mail/magic-link-email';
 
 /** SPEC 8: a magic link is valid for 15 minutes. */
@@ -39,12 +40,13 @@ export type MagicLinkResult =
 export function createMagicLinkService(deps: {
   config: Config;
   models: Models;
+  authUsers: AuthUserRecords;
   mailer: Mailer;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'createUser'>;
   logger: Logger;
 }) {
-  const { config, models, mailer, settings, users } = deps;
+  const { config, models, authUsers, mailer, settings, users } = deps;
   const log = deps.logger.child({ component: 'magic-link' });
   const secret = config.externalAuthSecret;
   const pending = new Set<Promise<void>>();
@@ -126,10 +128,9 @@ export function createMagicLinkService(deps: {
     }
 
     const email = row.identifier;
-    const withProfile = { where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] };
-    let user = await models.User.findOne(withProfile);
+    let record = await authUsers.byEmail(email);
     let created = false;
-    if (!user) {
+    if (!record) {
       const { allowRegistration } = await settings.getSecuritySettings();
       try {
         await users.createUser({ email }, { onlyIf: allowRegistration.value ? undefined : 'first-user' });
@@ -139,12 +140,12 @@ export function createMagicLinkService(deps: {
         // Created meanwhile by another path (registration, OAuth): that account signs in.
         if (!(err instanceof AppError && err.status === 409)) throw err;
       }
-      user = await models.User.findOne(withProfile);
-      if (!user) return fail('registration_disabled', email);
+      record = await authUsers.byEmail(email);
+      if (!record) return fail('registration_disabled', email);
     }
-    if (!user.active) return fail('inactive', email, user.id);
-    if (user.tokenEpoch !== row.userEpoch) return fail('revoked', email, user.id);
-    return { ok: true, user: toAuthUser(user), created, claim };
+    if (!record.active) return fail('inactive', email, record.user.id);
+    if (record.user.tokenEpoch !== row.userEpoch) return fail('revoked', email, record.user.id);
+    return { ok: true, user: record.user, created, claim };
   }
 
   return {

@@ -12,7 +12,8 @@ import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
-import { toAuthUser, type AuthUser } from '../auth/auth-user';
+import type { AuthUser } from '../auth/auth-user';
+import type { AuthUserRecords } from '../auth/auth-user-records';
 import { renderOtpEmail } from '../mail/otp-email';
 
 export const OTP_MESSAGES = {
@@ -58,13 +59,14 @@ export function createOtpService(deps: {
   config: Config;
   sequelize: Sequelize;
   models: Models;
+  authUsers: AuthUserRecords;
   store: KeyValueStore;
   plugins: Pick<PluginRegistry, 'settingsOf'>;
   mailer: Mailer;
   users: Pick<UserService, 'createUser'>;
   logger: Logger;
 }) {
-  const { sequelize, models, store, plugins, mailer, users } = deps;
+  const { sequelize, models, authUsers, store, plugins, mailer, users } = deps;
   const log = deps.logger.child({ component: 'otp' });
   const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
   // Counts while the shared store is failing: limiting degrades to this instance, never to none.
@@ -169,10 +171,9 @@ export function createOtpService(deps: {
       const after = await models.OtpCode.findByPk(row.id, { attributes: ['attempts'] });
       return fail('wrong_code', after ? Math.max(0, settings.maxAttempts - after.attempts) : 0);
     }
-    const withProfile = { where: { email }, include: [{ model: models.UserProfile, as: 'profile' }] };
-    let user = await models.User.findOne(withProfile);
+    let record = await authUsers.byEmail(email);
     let created = false;
-    if (!user) {
+    if (!record) {
       if (!settings.allowNewUserRegistration) return fail('registration_disabled');
       try {
         await users.createUser({ email });
@@ -181,12 +182,12 @@ export function createOtpService(deps: {
         // Created meanwhile by another path (registration, OAuth): that account signs in.
         if (!(err instanceof AppError && err.status === 409)) throw err;
       }
-      user = await models.User.findOne(withProfile);
-      if (!user) return fail('registration_disabled');
+      record = await authUsers.byEmail(email);
+      if (!record) return fail('registration_disabled');
     }
-    if (!user.active) return fail('inactive', 0, user.id);
+    if (!record.active) return fail('inactive', 0, record.user.id);
     const claim = async () => (await models.OtpCode.destroy({ where: { id: row.id } })) === 1;
-    return { ok: true, user: toAuthUser(user), created, claim };
+    return { ok: true, user: record.user, created, claim };
   }
 
   return {
