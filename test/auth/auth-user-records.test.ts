@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { ctx } from '../support/context';
+import { ctx, sqlSentDuring } from '../support/context';
 import { createTestUser } from '../support/users';
 import { PASSWORD, makeUser } from '../support/auth';
 import { createAuthUserRecords } from '../../src/auth/auth-user-records';
@@ -41,16 +41,7 @@ describe('auth user records (the sign-in and token-check read)', () => {
   it('when a user signs in with a password, then the database sees one read and one write: the user, then the activity row', async () => {
     const user = await makeUser();
     await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200); // settings now cached
-    const statements: string[] = [];
-    // Sequelize's query log hook (not in its typings) sees every statement sent.
-    const options = (ctx().sequelize as unknown as { options: { logging: unknown } }).options;
-    const logging = options.logging;
-    options.logging = (sql: string) => statements.push(sql);
-    try {
-      await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200);
-    } finally {
-      options.logging = logging;
-    }
+    const statements = await sqlSentDuring(() => request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200));
     // Only this sign-in's statements: other tests' late writes may reach the shared connection meanwhile.
     const own = statements.filter((sql) => sql.includes(user.email) || sql.includes(user.id));
     assert.equal(own.length, 2, own.join('\n'));

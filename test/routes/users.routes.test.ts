@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { ctx, resetDatabase, uniqueEmail } from '../support/context';
+import { ctx, resetDatabase, sqlSentDuring, uniqueEmail } from '../support/context';
 import { createTestUser, createUserWithToken, tokenFor } from '../support/users';
 import type { Role } from '../../src/models';
 import { createContainer } from '../../src/container';
@@ -171,16 +171,9 @@ describe('users API', () => {
 
     it('when searching, then the database reads the narrow search index, never every row of the table', async () => {
       const { sequelize, dialect } = ctx();
-      const statements: string[] = [];
-      // Sequelize's query log hook (not in its typings) catches the statement the service sends.
-      const options = (sequelize as unknown as { options: { logging: unknown } }).options;
-      const logging = options.logging;
-      options.logging = (sql: string) => statements.push(sql.replace(/^Executing \([^)]*\): /, ''));
-      try {
+      const statements = await sqlSentDuring(async () => {
         assert.equal((await api().get('/api/users?q=someone').set(as(admin.token))).status, 200);
-      } finally {
-        options.logging = logging;
-      }
+      });
       const search = statements.find((sql) => sql.startsWith('SELECT') && sql.includes('search_text'));
       assert.ok(search, 'the search statement');
       const [plan] = await sequelize.query(`${dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${search}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Op } from 'sequelize';
-import { ctx } from '../support/context';
+import { ctx, sqlSentDuring } from '../support/context';
 import { createTestUser } from '../support/users';
 import { createSequelize } from '../../src/db/sequelize';
 import { defineModels } from '../../src/models';
@@ -15,16 +15,7 @@ function settingsOver(models: Models): SettingsService {
 
 /** The settings SELECTs the run's database receives while `fn` runs. */
 async function settingsReads(fn: () => Promise<unknown>): Promise<number> {
-  const statements: string[] = [];
-  // Sequelize's query log hook (not in its typings) sees every statement sent.
-  const options = (ctx().sequelize as unknown as { options: { logging: unknown } }).options;
-  const logging = options.logging;
-  options.logging = (sql: string) => statements.push(sql);
-  try {
-    await fn();
-  } finally {
-    options.logging = logging;
-  }
+  const statements = await sqlSentDuring(fn);
   return statements.filter((sql) => /SELECT .* FROM `settings`/.test(sql)).length;
 }
 

@@ -114,6 +114,23 @@ export function ctx(): TestContext {
   return context;
 }
 
+/**
+ * The SQL statements the run's database is sent while `fn` runs, without Sequelize's `Executing (…): `
+ * prefix. Read from Sequelize's query log hook (not in its typings), which sees every statement.
+ */
+export async function sqlSentDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const options = (ctx().sequelize as unknown as { options: { logging: unknown } }).options;
+  const logging = options.logging;
+  options.logging = (sql: string) => statements.push(sql.replace(/^Executing \([^)]*\): /, ''));
+  try {
+    await fn();
+  } finally {
+    options.logging = logging;
+  }
+  return statements;
+}
+
 export interface BuildAppOptions {
   /** Environment variables to add (or, with undefined, remove) for this app only. */
   env?: Record<string, string | undefined>;
