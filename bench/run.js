@@ -20,7 +20,8 @@
  *           p99 at a steady low rate of login, /auth/me, the admin user list with a search    ≤ 50 ms
  *           (each path for BENCH_GROWTH_SECONDS, default 20, and long enough for GROWTH_SAMPLES: at
  *           4–20 req/s that is 200–400 samples, so the p99 is not simply the single slowest response, as it
- *           was with 6 s, and for login at 4/s with 80 samples)
+ *           was with 6 s, and for login at 4/s with 80 samples); reported beside the login's: the same
+ *           logins against bare-login-server.js (the host's hash latency without the service)
  *
  * Logins come from many client addresses (TRUST_PROXY=loopback + X-Forwarded-For, one address per
  * request), so the 5-per-minute login limit stays in force and out of the way: no bench-only knob.
@@ -568,14 +569,20 @@ async function measureGrowth(label, databaseUrl, extraEnv) {
     if (adminPage.status === 200) paths.adminUsersPage = { url: `${service.url}/admin/users?q=${term}`, headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, rate: 10 };
     const search = await json(`${service.url}/api/users?q=${term}&limit=20`, { headers: auth(admin.token) });
     const out = { users: GROWTH_USERS, insertSeconds, searchTerm: term, searchMatches: search.body?.total, oneHashMs: await oneHashMs() };
-    for (const [name, options] of Object.entries(paths)) {
+    const measure = async (name, options) => {
       // One second of the same requests first, not counted: the first of a path runs cold code and cold pages
       // (a first login took 67 ms against 29 after it), and with 80 samples a p99 is the slowest one.
       await paced({ ...options, seconds: 1 });
       const result = await paced({ ...options, seconds: Math.max(GROWTH_SECONDS, GROWTH_SAMPLES / options.rate) });
       if (result.non2xx > 0 || result.errors > 0) log(`  ${label} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      out[name] = { p99: result.latency.p99, p50: result.latency.p50, perSecond: result['2xx'] / result.duration, samples: result['2xx'] };
-    }
+      return { p99: result.latency.p99, p50: result.latency.p50, perSecond: result['2xx'] / result.duration, samples: result['2xx'] };
+    };
+    for (const [name, options] of Object.entries(paths)) out[name] = await measure(name, options);
+    // The same logins against the bare-Express floor, right after: a login's p99 at this rate is mostly the
+    // host's slowest hashes, which this shows apart from what the service adds.
+    const floor = await startBare('bare-login-server.js', { ITERATIONS: String(ITERATIONS), BENCH_PASSWORD: PASSWORD });
+    out.loginFloor = await measure('bare login', pacedLogin(floor.url, viewer.email, 4));
+    await stop(floor.child);
     return out;
   } finally {
     await stop(service.child);
@@ -799,7 +806,7 @@ function report(r) {
   const oneByOne = (name, t) => (t ? `${name} p50 ${t.p50} ms, worst ${t.max} ms of ${t.runs}` : `${name} not measured (flow unavailable)`);
   if (r.paths) notes.push(`one at a time with a fresh mailed credential: ${oneByOne('POST /auth/otp/verify', r.paths.otpVerify)}; ${oneByOne('GET /auth/magic-link/verify', r.paths.magicLinkVerify)}`);
   for (const [db, g] of Object.entries(r.growth ?? {})) {
-    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s; search "${g.searchTerm}" matches ${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms; p50 ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}; samples per path ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => g[n].samples).join(' / ')}`);
+    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s; search "${g.searchTerm}" matches ${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms${g.loginFloor ? `; bare-Express login floor at the same rate p50 ${g.loginFloor.p50} ms, p99 ${g.loginFloor.p99} ms` : ''}; p50 ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}; samples per path ${['login', 'me', 'userSearch', 'userList', 'adminUsersPage'].filter((n) => g[n]).map((n) => g[n].samples).join(' / ')}`);
   }
   return `\n${table}\n\n${notes.join('\n')}\n`;
 }
