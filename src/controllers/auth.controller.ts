@@ -115,7 +115,7 @@ export function createAuthController(container: Container) {
 
   const logout: RequestHandler = async (req, res) => {
     const signedIn = req.user && req.authToken && req.tokenClaims ? { user: req.user, token: req.authToken, claims: req.tokenClaims } : null;
-    await auth.logout(signedIn, requestContext(req));
+    await auth.logout(signedIn, signedIn ? null : extractToken(req), requestContext(req));
     await signedOut(req, res);
   };
 

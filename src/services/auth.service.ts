@@ -71,11 +71,20 @@ export function createAuthService(deps: {
     return issued;
   }
 
-  /** POST /auth/logout: the token used stops working at once (when there was a valid one). */
-  async function logout(signedIn: { user: AuthUser; token: string; claims: AccessClaims } | null, context: RequestContext): Promise<void> {
-    if (!signedIn) return;
-    await tokens.revokeToken(signedIn.token, signedIn.claims);
-    await activity.record({ action: 'auth.logout', userId: signedIn.user.id, email: signedIn.user.email, details: { scope: 'token' } }, context);
+  /**
+   * POST /auth/logout: the token used stops working at once. That includes a token past its expiry but
+   * still inside the refresh grace window: it no longer signs requests in, but it could still be
+   * exchanged at /auth/refresh, so it is revoked like a valid one.
+   */
+  async function logout(signedIn: { user: AuthUser; token: string; claims: AccessClaims } | null, presented: string | null, context: RequestContext): Promise<void> {
+    let ending = signedIn;
+    if (!ending && presented) {
+      const check = await tokens.checkForRefresh(presented);
+      if (check.ok) ending = { user: check.user, token: presented, claims: check.claims };
+    }
+    if (!ending) return;
+    await tokens.revokeToken(ending.token, ending.claims);
+    await activity.record({ action: 'auth.logout', userId: ending.user.id, email: ending.user.email, details: { scope: 'token' } }, context);
   }
 
   /** POST /auth/logout-all: every token of the user ends. */

@@ -214,6 +214,22 @@ describe('JWT sessions', () => {
       assert.ok(row);
     });
 
+    it('when a token past its expiry but inside the grace window is logged out, then refresh refuses it afterwards', async () => {
+      const user = await makeUser();
+      const expired = expiredToken(await tokenFor(user), 3600);
+      assert.equal((await me(expired)).status, 401);
+      const out = await request(ctx().app).post('/auth/logout').set('Authorization', `Bearer ${expired}`);
+      assert.equal(out.status, 200);
+      assert.deepEqual(out.body, { success: true });
+      const refused = await request(ctx().app).post('/auth/refresh').set('Authorization', `Bearer ${expired}`);
+      assert.equal(refused.status, 401);
+      assert.deepEqual(refused.body, INVALID_TOKEN);
+      assert.ok(await ctx().models.ActivityLog.findOne({ where: { action: 'auth.logout', userId: user.id } }));
+      // The same kind of token, not logged out, still refreshes (control).
+      const kept = expiredToken(await tokenFor(user), 3600);
+      assert.equal((await request(ctx().app).post('/auth/refresh').set('Authorization', `Bearer ${kept}`)).status, 200);
+    });
+
     it('when logging out, then both cookies are cleared', async () => {
       const user = await makeUser();
       const login = await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD });
