@@ -24,8 +24,8 @@ function applyFieldDefaults(fields: readonly NormalizedProfileField[], data: unk
  * Returns a new object where every field whose value is undefined gets its default (if it has one),
  * recursively inside present object fields. Other keys are copied as they are (validation judges them).
  */
-export function applyDefaults(def: NormalizedProfileDefinition, data: unknown): Record<string, unknown> {
-  return applyFieldDefaults(def.fields, data);
+export function applyDefaults(def: NormalizedProfileDefinition, data: unknown, only?: readonly string[]): Record<string, unknown> {
+  return applyFieldDefaults(only ? def.fields.filter((field) => only.includes(field.name)) : def.fields, data);
 }
 
 /** Shallow merge of top-level keys, patch winning. The caller validates the merged result. */

@@ -57,9 +57,14 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     return registrationFieldDefinitions(definition);
   }
 
-  /** Validates the registration form's custom fields; any key outside registrationFields is unknown. */
+  /**
+   * Validates the registration form's custom fields; any key outside registrationFields is unknown. A
+   * field left out takes its default first, as on a profile save, so a required field with a default
+   * need not be sent.
+   */
   function validateRegistration(extraFields: Record<string, unknown>): ProfileValidationResult {
-    return validateProfileData(definition, extraFields, { only: definition.registrationFields });
+    const only = definition.registrationFields;
+    return validateProfileData(definition, applyDefaults(definition, extraFields, only), { only });
   }
 
   /** Creates the profile row of a new user, with every field's default filled in (listed on the form or not). */

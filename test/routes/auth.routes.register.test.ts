@@ -241,6 +241,15 @@ describe('registration', () => {
       assert.equal(me.body.user.plan, 'pro');
     });
 
+    it('when a required registration field with a default is left out, then the default is taken (as on a profile save)', async () => {
+      const app = appWith({ profileDefinition: definition });
+      const res = await request(app).post('/auth/register').send({ email: uniqueEmail(), password: PASSWORD });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body.user.plan, 'free');
+      const profile = await ctx().models.UserProfile.findByPk(res.body.user.id);
+      assert.deepEqual(profile?.data, { plan: 'free', newsletter: false, internal_note: 'none' });
+    });
+
     it('when a registration field is invalid, then 400 naming it; a field outside registrationFields is ignored', async () => {
       const app = appWith({ profileDefinition: definition });
       const bad = await request(app).post('/auth/register').send({ email: uniqueEmail(), password: PASSWORD, company_size: 5000, plan: 'gold' });
