@@ -31,7 +31,9 @@ module.exports = {
     const iterations = Number(process.env.PASSWORD_PBKDF2_ITERATIONS) || 100000;
     const id = crypto.randomUUID();
     const now = new Date();
-    const baseName = email.split('@')[0].replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 48) || 'admin';
+    // As the service names users (src/services/user.service.ts): safe characters, at least three of them.
+    const cleaned = email.split('@')[0].replace(/[^a-z0-9_.-]/g, '').slice(0, 48);
+    const baseName = cleaned.length === 0 ? 'admin' : cleaned.length < 3 ? `${cleaned}_user` : cleaned;
     const [taken] = await queryInterface.sequelize.query('SELECT id FROM users WHERE username = ?', {
       replacements: [baseName],
     });

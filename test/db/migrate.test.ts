@@ -102,6 +102,13 @@ describe('migrations', function () {
     assert.equal(profiles.length, 1);
     assert.deepEqual((plugins as Array<{ name: string }>).map((p) => p.name), ['email', 'oauth-providers', 'otp-login']);
 
+    // A short local part still gives a username of at least three characters, as registration does.
+    await cli(['db:seed', '--seed', '20261122000200-admin-user.js'], { ...env, ADMIN_EMAIL: 'ab@example.test' });
+    const check = createSequelize(db.url, pino({ level: 'silent' }));
+    const [short] = await check.query("SELECT username FROM users WHERE email = 'ab@example.test'");
+    await check.close();
+    assert.deepEqual(short, [{ username: 'ab_user' }]);
+
     await cli(['db:migrate:undo:all'], env);
     assert.deepEqual(await tables(db.url), []);
     await cli(['db:migrate'], env);
