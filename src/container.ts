@@ -71,7 +71,7 @@ export function createContainer(deps: AppDependencies) {
   const tokens = createTokenService({ config, models, authUsers, store, settings, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
-  const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens });
+  const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
   const users = createUserService({ sequelize, models, passwords, profiles });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
   const account = createAccountService({ sequelize, models, passwords, tokens, activity });

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
+import { adminAudit } from '../http/request-context';
 import type { ProfileUpdate } from '../routes/profile.schemas';
 
 /** Handlers of the SPEC 4.5 profile API; who may read or change a profile is the route's guard. */
@@ -13,7 +14,7 @@ export function createProfileController({ profiles }: Container) {
   };
 
   const update: RequestHandler = async (req, res) => {
-    res.json(await profiles.update(req.params.userId as string, req.body as ProfileUpdate));
+    res.json(await profiles.update(req.params.userId as string, req.body as ProfileUpdate, adminAudit(req)));
   };
 
   return { schema, get, update };

@@ -1,8 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Transaction } from 'sequelize';
 import type { Models } from '../models';
 import { toPublicUser, type AuthUser } from '../auth/auth-user';
 import type { TokenService } from '../auth/token.service';
 import { AppError } from '../http/app-error';
+import type { AdminAudit } from '../http/request-context';
+import type { ActivityService } from '../services/activity.service';
 import { applyDefaults, mergeProfileData } from './profile-defaults';
 import { registrationFieldDefinitions } from './profile-definition';
 import { BUILT_IN_PROFILE_FIELDS, type NormalizedProfileDefinition } from './profile-types';
@@ -40,8 +43,8 @@ const COLUMN_OF = {
  * Custom profile fields (SPEC 2.3–2.4) over `user_profiles`: defaults, validation of the merged data,
  * and the user shape answered by /auth/me. The definition is fixed at boot.
  */
-export function createProfileService(deps: { definition: NormalizedProfileDefinition; models: Models; tokens: TokenService }) {
-  const { definition, models, tokens } = deps;
+export function createProfileService(deps: { definition: NormalizedProfileDefinition; models: Models; tokens: TokenService; activity: ActivityService }) {
+  const { definition, models, tokens, activity } = deps;
 
   /** The configured definitions for clients (hidden fields included and marked). */
   function schema() {
@@ -108,22 +111,40 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     if (changes.customData) checkedCustomData(storedCustomData, changes.customData);
   }
 
-  async function update(userId: string, changes: { customData?: Record<string, unknown>; profile?: BuiltInProfile }): Promise<ProfileView> {
-    const view = await models.UserProfile.sequelize!.transaction(async (transaction) => {
-      const user = await models.User.findByPk(userId, { attributes: ['id'], transaction });
+  /**
+   * Saves a profile change and records it in the activity log as `user.updated`, naming the fields whose
+   * values changed (not the values: a custom field may hold anything). Nothing changed, nothing recorded.
+   */
+  async function update(userId: string, changes: { customData?: Record<string, unknown>; profile?: BuiltInProfile }, audit: AdminAudit): Promise<ProfileView> {
+    const { view, email, changed } = await models.UserProfile.sequelize!.transaction(async (transaction) => {
+      const user = await models.User.findByPk(userId, { attributes: ['id', 'email'], transaction });
       if (!user) throw AppError.notFound('User not found');
       const row =
         (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
         (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
+      // Compared as the API shows them (defaults applied): a default being stored is no change.
+      const before = { data: applyDefaults(definition, row.data), ...toView(userId, row).profile };
       if (changes.customData) row.data = checkedCustomData(row.data, changes.customData);
       for (const [name, value] of Object.entries(changes.profile ?? {})) {
         row.set(COLUMN_OF[name as keyof BuiltInProfile], value);
       }
       await row.save({ transaction });
-      return toView(userId, row);
+      const after = toView(userId, row);
+      const customNames = new Set([...Object.keys(before.data), ...Object.keys(after.customData)]);
+      const changedNames = [
+        ...[...customNames].filter((name) => !isDeepStrictEqual(before.data[name], after.customData[name])),
+        ...Object.keys(COLUMN_OF).filter((name) => before[name as keyof BuiltInProfile] !== after.profile[name as keyof BuiltInProfile]),
+      ];
+      return { view: after, email: user.email, changed: changedNames };
     });
     // /auth/me answers from the verification cache; the user's cached shape is now stale.
     await tokens.userChanged(userId);
+    if (changed.length > 0) {
+      await activity.record(
+        { action: 'user.updated', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: email, profileFields: changed } },
+        audit.context,
+      );
+    }
     return view;
   }
 

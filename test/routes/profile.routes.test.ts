@@ -87,6 +87,27 @@ describe('profile API', () => {
       assert.equal(stored?.data.plan, 'pro');
     });
 
+    it('when a profile changes, then user.updated is logged with the actor and the changed fields (names, not values); an unchanged save logs nothing', async () => {
+      const { user, token } = await createUserWithToken('viewer');
+      const { user: admin, token: adminToken } = await createUserWithToken('admin');
+      const logged = () => ctx().models.ActivityLog.findAll({ where: { action: 'user.updated' }, order: [['id', 'ASC']] });
+      const before = (await logged()).length;
+      const put = (as: string, body: object) => request(app).put(`/api/user-profiles/${user.id}`).set('Authorization', `Bearer ${as}`).set('User-Agent', 'profile-test').send(body);
+      assert.equal((await put(token, { customData: { team: 'core', seats: 3 }, profile: { company: 'Engines Ltd' } })).status, 200);
+      assert.equal((await put(adminToken, { customData: { seats: 4, team: 'core' } })).status, 200);
+      assert.equal((await put(adminToken, { customData: { seats: 4 }, profile: { company: 'Engines Ltd' } })).status, 200);
+      const rows = (await logged()).slice(before);
+      assert.equal(rows.length, 2);
+      assert.deepEqual(
+        rows.map((row) => ({ actor: row.userId, email: row.email, agent: row.userAgent, details: { ...row.details, profileFields: [...(row.details?.profileFields as string[])].sort() } })),
+        [
+          { actor: user.id, email: user.email, agent: 'profile-test', details: { targetUserId: user.id, targetEmail: user.email, profileFields: ['company', 'seats', 'team'] } },
+          { actor: admin.id, email: admin.email, agent: 'profile-test', details: { targetUserId: user.id, targetEmail: user.email, profileFields: ['seats'] } },
+        ],
+      );
+      assert.doesNotMatch(JSON.stringify(rows.map((row) => row.details)), /Engines|core/);
+    });
+
     it('when built-in fields are sent under `profile`, then the columns are written', async () => {
       const { user, token } = await createUserWithToken('viewer');
       const res = await request(app)

@@ -60,7 +60,7 @@ export function createProfilePageController(container: Container) {
       if (err instanceof AppError && err.message === USER_ADMIN_MESSAGES.duplicate) throw new AppError(409, err.message, { errors: { username: err.message } });
       throw err;
     });
-    await profiles.update(self(req), profile.changes);
+    await profiles.update(self(req), profile.changes, adminAudit(req));
     res.redirect(303, withMessage('/admin/profile', 'Profile saved'));
   }, redrawProfile);
 

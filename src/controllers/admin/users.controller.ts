@@ -104,7 +104,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
         return null;
       }),
     );
-    await profiles.update(id, profile.changes);
+    await profiles.update(id, profile.changes, adminAudit(req));
     res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(id)}/edit`, 'Changes saved'));
   }, redrawEdit);
 
