@@ -28,6 +28,12 @@ export interface AccessClaims {
   typ: 'access';
   iat: number;
   exp: number;
+  /**
+   * The refresh grace (seconds) when the token was issued: the most it can ever get. A later, larger grace
+   * does not extend it, so a revocation kept until `exp + grace` outlives every chance to refresh it.
+   * Absent from tokens issued before the claim existed (they follow the current grace).
+   */
+  grace?: number;
 }
 
 declare global {

@@ -73,7 +73,8 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
     claims.sub === claims.userId &&
     typeof claims.jti === 'string' &&
     typeof claims.ep === 'number' &&
-    typeof claims.exp === 'number';
+    typeof claims.exp === 'number' &&
+    (claims.grace === undefined || (Number.isInteger(claims.grace) && claims.grace >= 0));
   return wellFormed ? (claims as AccessClaims) : null;
 }
 
@@ -117,7 +118,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
 
   /** Signs a token for the user with the resolved lifetime. */
   async function issue(user: Pick<User, 'id' | 'email' | 'role' | 'tokenEpoch'>): Promise<IssuedToken> {
-    const { jwtExpiresIn } = await settings.getSecuritySettings();
+    const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);
     const claims: AccessClaims = {
       sub: user.id,
@@ -129,6 +130,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
       typ: 'access',
       iat: now,
       exp: now + jwtExpiresIn.seconds,
+      grace: jwtRefreshGraceSeconds.seconds,
     };
     const token = jwt.sign(claims, key, { algorithm: ALGORITHM });
     return { token, expiresIn: jwtExpiresIn.seconds, claims };
@@ -187,7 +189,9 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     if (!claims) return { ok: false, reason: 'invalid' };
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);
-    if (now >= claims.exp + jwtRefreshGraceSeconds.seconds) return { ok: false, reason: 'invalid' };
+    // A lowered grace applies at once; a raised one only to tokens issued after it (see AccessClaims.grace).
+    const grace = Math.min(jwtRefreshGraceSeconds.seconds, claims.grace ?? Infinity);
+    if (now >= claims.exp + grace) return { ok: false, reason: 'invalid' };
     if (await revocations.isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
     const record = await authUsers.byId(claims.sub);
     if (!record || record.user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
@@ -195,10 +199,14 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     return { ok: true, user: record.user, claims };
   }
 
-  /** Ends one token at once: it is denied until it could no longer be refreshed, even after a store restart. */
+  /**
+   * Ends one token at once: it is denied until it could no longer be refreshed, even after a store restart
+   * or a raised grace (its own `grace` claim bounds its refresh window; older tokens without it keep the
+   * current grace's reach).
+   */
   async function revokeToken(token: string, claims: AccessClaims): Promise<void> {
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
-    await revocations.revoke(claims.jti, claims.exp + jwtRefreshGraceSeconds.seconds);
+    await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds));
     // A cache entry left behind by a failing store is voided by the reload that follows (new generation).
     await store.delete(keys.cache(token)).catch(() => undefined);
   }

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { Op } from 'sequelize';
 import { buildApp, ctx } from '../support/context';
 import { createUserWithToken, tokenFor } from '../support/users';
+import { payloadOf, signRaw } from '../support/auth';
 
 async function clearSecuritySettings(): Promise<void> {
   await ctx().models.Setting.destroy({ where: { key: { [Op.like]: 'security.%' } } });
@@ -26,6 +27,42 @@ describe('security settings API', () => {
   after(clearSecuritySettings);
 
   const auth = () => ({ Authorization: `Bearer ${admin.token}` });
+
+  /** The token again, signed with the app's secret, as if it had expired `secondsAgo` ago (its other claims kept). */
+  function expired(token: string, secondsAgo: number): string {
+    const now = Math.floor(Date.now() / 1000);
+    return signRaw({ alg: 'HS256', typ: 'JWT' }, { ...payloadOf(token), iat: now - 3600 - secondsAgo, exp: now - secondsAgo }, ctx().config.jwtSecret);
+  }
+
+  it('when the grace is raised, then tokens issued before keep their own window (a logged-out one cannot come back); a lowered grace applies at once', async () => {
+    const setGrace = async (seconds: number) =>
+      assert.equal((await request(ctx().app).put('/api/settings/security').set(auth()).send({ jwtRefreshGraceSeconds: seconds })).status, 200);
+    const refresh = (token: string) => request(ctx().app).post('/auth/refresh').set('Authorization', `Bearer ${token}`);
+    const { user } = await createUserWithToken('viewer');
+
+    await setGrace(60);
+    const issuedUnder60 = await tokenFor(user);
+    assert.equal(payloadOf(issuedUnder60).grace, 60);
+    // Logged out while still refreshable; its revocation is kept until exp + 60 s.
+    const loggedOut = expired(issuedUnder60, 30);
+    assert.equal((await request(ctx().app).post('/auth/logout').set('Authorization', `Bearer ${loggedOut}`)).status, 200);
+    const row = await ctx().models.RevokedToken.findByPk(payloadOf(loggedOut).jti as string);
+    assert.equal(row?.expiresAt, (payloadOf(loggedOut).exp as number) + 60);
+
+    const alsoUnder60 = await tokenFor(user);
+
+    await setGrace(3600);
+    assert.equal((await refresh(loggedOut)).status, 401);
+    // Past its own 60 s a token stays refused, whether or not a revocation row is still there: once the row
+    // of a logged-out token is pruned (at exp + 60 s), raising the grace cannot bring it back.
+    assert.equal((await refresh(expired(alsoUnder60, 120))).status, 401);
+    assert.equal((await refresh(expired(alsoUnder60, 30))).status, 200);
+    const issuedUnder3600 = await tokenFor(user);
+    assert.equal((await refresh(expired(issuedUnder3600, 120))).status, 200);
+
+    await setGrace(60);
+    assert.equal((await refresh(expired(issuedUnder3600, 120))).status, 401, 'a lowered grace applies to tokens issued before');
+  });
 
   it('when nothing is set, then the defaults with source default', async () => {
     const res = await request(ctx().app).get('/api/settings/security').set(auth());
