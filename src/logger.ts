@@ -1,18 +1,29 @@
 import pino, { type Logger } from 'pino';
 
 /**
- * Paths that may carry credentials. pino removes them before a line is written, wherever they
- * appear in a logged object, so a careless `log.info({ body })` still leaks nothing.
+ * Keys that may carry credentials. pino removes them before a line is written, at the top of a logged
+ * object and up to three levels down (pino's paths name depths; none of our log calls nest deeper), so a
+ * careless `log.info({ body })` or `log.warn({ plugin: { settings } })` still leaks nothing.
  */
-const SECRET_KEYS = ['password', 'newPassword', 'passwordHash', 'token', 'code', 'secret', 'clientSecret', 'apiKey', 'smtpUrl', 'body'];
-
-const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  ...SECRET_KEYS,
-  ...SECRET_KEYS.map((key) => `*.${key}`),
+const SECRET_KEYS = [
+  'password',
+  'newPassword',
+  'passwordHash',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'code',
+  'secret',
+  'clientSecret',
+  'apiKey',
+  'smtpUrl',
+  'authorization',
+  'cookie',
+  'body',
 ];
+const DEPTHS = ['', '*.', '*.*.', '*.*.*.'];
+
+const REDACTED_PATHS = ['res.headers["set-cookie"]', ...DEPTHS.flatMap((depth) => SECRET_KEYS.map((key) => `${depth}${key}`))];
 
 /** The process logger: JSON lines, credentials redacted. */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -34,7 +45,9 @@ export function bufferedStdout(): pino.DestinationStream {
   return destination;
 }
 
-const SENSITIVE_QUERY_KEYS = /^(token|code|state|password|secret|key|access_token|id_token)$/i;
+// Any parameter whose name contains one of these (access_token, client_secret, apiKey, code_verifier, …):
+// a harmless value hidden now and then costs less than a credential written to a log.
+const SENSITIVE_QUERY_KEYS = /token|code|state|pass|secret|key|verifier|sig/i;
 
 /** A URL safe to log: the values of credential-like query parameters are replaced. */
 export function redactUrl(url: string): string {

@@ -137,10 +137,12 @@ describe('HTTP shell', () => {
       app.use(bodyParsing());
       app.post('/echo', (req, res) => {
         req.log.info({ body: req.body, password: 'hunter2-secret' }, 'careless handler log');
+        req.log.warn({ plugin: { settings: { apiKey: 'nested-api-key', smtpUrl: 'smtp://u:nested-smtp-pass@h' } }, deep: { a: { b: { token: 'deep-token-7' } } } }, 'nested');
+        req.log.info({ headers: { authorization: 'Bearer copied-header-9' } }, 'copied headers');
         res.json({ ok: true });
       });
       const res = await request(app)
-        .post('/echo?token=tok-secret-123&page=2')
+        .post('/echo?token=tok-secret-123&page=2&access_token=at-secret-1&client_secret=cs-secret-2&apiKey=ak-secret-3&code_verifier=cv-secret-4')
         .set('Authorization', 'Bearer bearer-secret-xyz')
         .set('Cookie', 'auth_token=cookie-secret-abc')
         .set('X-Request-Id', 'req-42')
@@ -148,7 +150,8 @@ describe('HTTP shell', () => {
       assert.equal(res.headers['x-request-id'], 'req-42');
       const output = lines.join('');
       assert.match(output, /req-42/);
-      for (const secret of ['tok-secret-123', 'bearer-secret-xyz', 'cookie-secret-abc', 'body-password-1', '123456', 'hunter2-secret']) {
+      assert.match(output, /page=2/, 'other query values stay readable');
+      for (const secret of ['tok-secret-123', 'bearer-secret-xyz', 'cookie-secret-abc', 'body-password-1', '123456', 'hunter2-secret', 'nested-api-key', 'nested-smtp-pass', 'deep-token-7', 'copied-header-9', 'at-secret-1', 'cs-secret-2', 'ak-secret-3', 'cv-secret-4']) {
         assert.ok(!output.includes(secret), `log must not contain ${secret}`);
       }
     });
