@@ -22,6 +22,15 @@ export interface BuiltInProfile {
   date_of_birth?: number | null;
 }
 
+/**
+ * Custom data to merge into a profile: a patch, or a function that makes the patch from the stored data
+ * as read under the row lock. A form that keeps fields it does not show (hidden ones) must keep their
+ * values at the time of the write, not the ones it read before: a change committed in between survives.
+ */
+export type CustomDataChange = Record<string, unknown> | ((stored: unknown) => Record<string, unknown>);
+
+const patchOf = (change: CustomDataChange, stored: unknown) => (typeof change === 'function' ? change(stored) : change);
+
 /** The profile as the API shows it: custom data with defaults, and the built-in columns. */
 export interface ProfileView {
   userId: string;
@@ -107,15 +116,15 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
   }
 
   /** Refuses, as `update` would, custom data that does not pass: lets a caller judge a form before other writes. */
-  function checkUpdate(storedCustomData: Record<string, unknown>, changes: { customData?: Record<string, unknown> }): void {
-    if (changes.customData) checkedCustomData(storedCustomData, changes.customData);
+  function checkUpdate(storedCustomData: Record<string, unknown>, changes: { customData?: CustomDataChange }): void {
+    if (changes.customData) checkedCustomData(storedCustomData, patchOf(changes.customData, storedCustomData));
   }
 
   /**
    * Saves a profile change and records it in the activity log as `user.updated`, naming the fields whose
    * values changed (not the values: a custom field may hold anything). Nothing changed, nothing recorded.
    */
-  async function update(userId: string, changes: { customData?: Record<string, unknown>; profile?: BuiltInProfile }, audit: AdminAudit): Promise<ProfileView> {
+  async function update(userId: string, changes: { customData?: CustomDataChange; profile?: BuiltInProfile }, audit: AdminAudit): Promise<ProfileView> {
     const { view, email, changed } = await models.UserProfile.sequelize!.transaction(async (transaction) => {
       const user = await models.User.findByPk(userId, { attributes: ['id', 'email'], transaction });
       if (!user) throw AppError.notFound('User not found');
@@ -124,7 +133,7 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
         (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
       // Compared as the API shows them (defaults applied): a default being stored is no change.
       const before = { data: applyDefaults(definition, row.data), ...toView(userId, row).profile };
-      if (changes.customData) row.data = checkedCustomData(row.data, changes.customData);
+      if (changes.customData) row.data = checkedCustomData(row.data, patchOf(changes.customData, row.data));
       for (const [name, value] of Object.entries(changes.profile ?? {})) {
         row.set(COLUMN_OF[name as keyof BuiltInProfile], value);
       }

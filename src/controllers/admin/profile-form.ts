@@ -1,4 +1,4 @@
-import type { ProfileService, ProfileView, BuiltInProfile } from '../../profiles/profile.service';
+import type { ProfileService, ProfileView, BuiltInProfile, CustomDataChange } from '../../profiles/profile.service';
 import { isPlainObject, type NormalizedProfileField } from '../../profiles/profile-types';
 import { coerceFormValues } from '../../profiles/profile-form';
 import { PROFILE_ENDPOINTS } from '../../routes/profile.schemas';
@@ -87,9 +87,8 @@ function customPatch(fields: readonly NormalizedProfileField[], stored: unknown,
  */
 export function readProfileForm(
   profiles: Pick<ProfileService, 'definition'>,
-  stored: Record<string, unknown>,
   body: Record<string, unknown>,
-): { changes: { customData: Record<string, unknown>; profile: BuiltInProfile }; errors: Record<string, string> } {
+): { changes: { customData: CustomDataChange; profile: BuiltInProfile }; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const builtIn: Record<string, unknown> = {};
   for (const control of BUILT_IN_CONTROLS) {
@@ -111,7 +110,8 @@ export function readProfileForm(
   const fields = profiles.definition.fields;
   const shown = visibleFields(fields).map((field) => field.name);
   const posted = coerceFormValues(profiles.definition, shown, body);
-  return { changes: { customData: customPatch(fields, stored, posted), profile: builtIn as BuiltInProfile }, errors };
+  // Made from the stored data at the time of the write (see CustomDataChange), not from the page's read.
+  return { changes: { customData: (stored) => customPatch(fields, stored, posted), profile: builtIn as BuiltInProfile }, errors };
 }
 
 /** The profile form's typed values to draw back after a refused post (built-in as posted, custom typed). */

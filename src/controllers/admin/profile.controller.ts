@@ -51,7 +51,7 @@ export function createProfilePageController(container: Container) {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const names = USERS_ENDPOINTS.update.body.safeParse(formFields(body, ['username', 'firstName', 'lastName'], { empty: null }));
     const stored = await profiles.get(self(req));
-    const profile = readProfileForm(profiles, stored.customData, body);
+    const profile = readProfileForm(profiles, body);
     const errors = { ...(names.success ? {} : fieldErrors(names.error)), ...profile.errors };
     if (!names.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
     // Everything judged before anything is written: a taken username leaves the profile as it was.

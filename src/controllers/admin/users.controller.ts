@@ -92,7 +92,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     const fields = formFields(body, ['username', 'firstName', 'lastName', 'role'], { empty: null });
     const account = USERS_ENDPOINTS.update.body.safeParse({ ...fields, active: checkbox(body, 'active') });
     const stored = await profiles.get(id);
-    const profile = readProfileForm(profiles, stored.customData, body);
+    const profile = readProfileForm(profiles, body);
     const errors = { ...(account.success ? {} : fieldErrors(account.error)), ...profile.errors };
     if (!account.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
     profiles.checkUpdate(stored.customData, profile.changes);

@@ -167,6 +167,31 @@ describe('admin user pages', () => {
       assert.equal(profile.dateOfBirth, Date.UTC(2000, 1, 29) / 1000);
     });
 
+    it('when a hidden field changes between the page reading the profile and saving it, then the newer value stays', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer');
+      const { UserProfile } = ctx().models;
+      await UserProfile.update({ data: { internalNotes: 'old', address: { city: 'Oslo', vault: 'old vault' } } }, { where: { userId: target.id } });
+      // The API's change commits right after the form handler's first read of the profile, before its write.
+      let changed = false;
+      UserProfile.addHook('afterFind', 'concurrent-change', async () => {
+        if (changed) return;
+        changed = true;
+        await UserProfile.update({ data: { internalNotes: 'new', address: { city: 'Oslo', vault: 'new vault' } } }, { where: { userId: target.id } });
+      });
+      try {
+        const res = await post(app, session, `/admin/users/${target.id}/edit`, {
+          username: target.username, firstName: '', lastName: '', role: 'viewer', active: ['off', 'on'], team: 'ops', 'address.city': 'Bergen',
+        });
+        assert.equal(res.status, 303, res.text);
+      } finally {
+        UserProfile.removeHook('afterFind', 'concurrent-change');
+      }
+      assert.ok(changed);
+      const profile = await UserProfile.findByPk(target.id, { rejectOnEmpty: true });
+      assert.deepEqual(profile.data, { internalNotes: 'new', address: { city: 'Bergen', vault: 'new vault' }, team: 'ops', newsletter: false, topics: [] });
+    });
+
     it('when values are invalid, then each error is at its field, values are kept and nothing is saved', async () => {
       const session = await signedIn('admin');
       const target = await createTestUser('viewer', { firstName: 'Before' });
