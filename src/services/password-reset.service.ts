@@ -145,7 +145,9 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         { where: { id: tokenId, usedAt: null, expiresAt: { [Op.gt]: now } }, transaction },
       );
       if (claimed !== 1) throw AppError.badRequest(RESET_MESSAGES.invalid);
-      await models.User.update({ passwordHash }, { where: { id: user.id }, transaction });
+      // Still active at the write: a deactivation committed during the hashing refuses the reset (and rolls the claim back).
+      const [updated] = await models.User.update({ passwordHash }, { where: { id: user.id, active: true }, transaction });
+      if (updated !== 1) throw AppError.badRequest(RESET_MESSAGES.invalid);
       await models.PasswordResetToken.destroy({ where: { userId: user.id, id: { [Op.ne]: tokenId } }, transaction });
       await deps.revokeAllForUser(user.id, { transaction });
     });

@@ -306,6 +306,30 @@ describe('password reset', () => {
       assert.deepEqual(res.body, INVALID);
     });
 
+    it('when the account is deactivated while the new password is being hashed, then 400, nothing changes and the token stays unspent', async () => {
+      const user = await createUser();
+      const token = await mailedToken(app, sink, user.email);
+      const before = await storedHash(user.id);
+      const { User, PasswordResetToken } = ctx().models;
+      // The deactivation commits right after the reset has read the account (and before its write).
+      let deactivated = false;
+      User.addHook('afterFind', 'concurrent-deactivation', async () => {
+        if (deactivated) return;
+        deactivated = true;
+        await User.update({ active: false }, { where: { id: user.id } });
+      });
+      try {
+        const res = await resetPassword(app, token);
+        assert.equal(res.status, 400);
+        assert.deepEqual(res.body, INVALID);
+      } finally {
+        User.removeHook('afterFind', 'concurrent-deactivation');
+      }
+      assert.ok(deactivated);
+      assert.equal(await storedHash(user.id), before);
+      assert.equal(await PasswordResetToken.count({ where: { userId: user.id, usedAt: null } }), 1);
+    });
+
     it('when the password is too short or too long, then 400 validation and the token stays usable', async () => {
       const user = await createUser();
       const token = await mailedToken(app, sink, user.email);
