@@ -174,13 +174,20 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
     }
     await models.RevokedToken.bulkCreate([{ jti, expiresAt, mirrored }], { ignoreDuplicates: true });
     // Only now: a load that starts after this point is sure to read the row.
-    if (!mirrored) {
-      unmirrored = true;
-      repairTimer ??= setInterval(() => void scheduleLoad(), REPAIR_INTERVAL_MS).unref();
-    }
+    if (!mirrored) markIncomplete();
   }
 
-  return { storeKeys, check, isRevoked, revoke };
+  /**
+   * The store missed a write this process needed (a revocation mark, a user's new version): until a load
+   * succeeds this process trusts no store "no" and no cached verification, and that load's new generation
+   * voids every cached verification on every instance.
+   */
+  function markIncomplete(): void {
+    unmirrored = true;
+    repairTimer ??= setInterval(() => void scheduleLoad(), REPAIR_INTERVAL_MS).unref();
+  }
+
+  return { storeKeys, check, isRevoked, revoke, markIncomplete };
 }
 
 export type Revocations = ReturnType<typeof createRevocations>;

@@ -228,7 +228,9 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     try {
       await store.set(keys.userVersion(userId), crypto.randomUUID(), VERIFICATION_CACHE_SECONDS + 5);
     } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'key-value store unavailable: cached verifications expire on their own');
+      // Cached results of this user must not outlive the change: the next revocation load voids them all.
+      revocations.markIncomplete();
+      logger.warn({ err: (err as Error).message }, 'key-value store unavailable: cached verifications voided at the next reload');
     }
   }
 

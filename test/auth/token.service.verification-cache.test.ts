@@ -73,6 +73,35 @@ describe('token verification cache (SPEC 5.4)', () => {
     await request(app).get('/auth/me').set('Authorization', `Bearer ${shortLived}`).expect(401);
   });
 
+  it('when the store answers reads but refuses the write of a deactivated user\'s new version, then the cached token is refused at once', async () => {
+    const c = ctx();
+    let refuseWrites = false;
+    // Redis out of memory (noeviction) answers reads and refuses writes.
+    const store = new Proxy(c.store, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (refuseWrites && (name === 'set' || name === 'setIfAbsent')) return () => Promise.reject(new Error('OOM command not allowed'));
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const app = createApp({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store });
+    const { token: adminToken } = await createUserWithToken('admin');
+    const { user, token } = await createUserWithToken('viewer');
+    const me = () => request(app).get('/auth/me').set('Authorization', `Bearer ${token}`);
+    assert.equal((await me()).status, 200);
+    assert.equal((await me()).status, 200); // from the cache
+    refuseWrites = true;
+    try {
+      const off = await request(app).patch(`/api/users/${user.id}`).set('Authorization', `Bearer ${adminToken}`).send({ active: false });
+      assert.equal(off.status, 200);
+      assert.equal((await me()).status, 401);
+    } finally {
+      refuseWrites = false;
+    }
+    // Writes work again: still refused (the database decides, and the reload voided the cached results).
+    assert.equal((await me()).status, 401);
+  });
+
   it('when the key-value store is down, then tokens are verified fully against the database, never assumed valid', async () => {
     const c = ctx();
     const store = new RedisStore(`redis://127.0.0.1:${await deadPort()}`);
