@@ -120,44 +120,70 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     if (changes.customData) checkedCustomData(storedCustomData, patchOf(changes.customData, storedCustomData));
   }
 
-  /**
-   * Saves a profile change and records it in the activity log as `user.updated`, naming the fields whose
-   * values changed (not the values: a custom field may hold anything). Nothing changed, nothing recorded.
-   */
-  async function update(userId: string, changes: { customData?: CustomDataChange; profile?: BuiltInProfile }, audit: AdminAudit): Promise<ProfileView> {
-    const { view, email, changed } = await models.UserProfile.sequelize!.transaction(async (transaction) => {
-      const user = await models.User.findByPk(userId, { attributes: ['id', 'email'], transaction });
-      if (!user) throw AppError.notFound('User not found');
-      const row =
-        (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
-        (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
-      // Compared as the API shows them (defaults applied): a default being stored is no change.
-      const before = { data: applyDefaults(definition, row.data), ...toView(userId, row).profile };
-      if (changes.customData) row.data = checkedCustomData(row.data, patchOf(changes.customData, row.data));
-      for (const [name, value] of Object.entries(changes.profile ?? {})) {
-        row.set(COLUMN_OF[name as keyof BuiltInProfile], value);
-      }
-      await row.save({ transaction });
-      const after = toView(userId, row);
-      const customNames = new Set([...Object.keys(before.data), ...Object.keys(after.customData)]);
-      const changedNames = [
-        ...[...customNames].filter((name) => !isDeepStrictEqual(before.data[name], after.customData[name])),
-        ...Object.keys(COLUMN_OF).filter((name) => before[name as keyof BuiltInProfile] !== after.profile[name as keyof BuiltInProfile]),
-      ];
-      return { view: after, email: user.email, changed: changedNames };
-    });
-    // /auth/me answers from the verification cache; the user's cached shape is now stale.
-    await tokens.userChanged(userId);
-    if (changed.length > 0) {
-      await activity.record(
-        { action: 'user.updated', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: email, profileFields: changed } },
-        audit.context,
-      );
+  type ProfileChanges = { customData?: CustomDataChange; profile?: BuiltInProfile };
+  type Written = { view: ProfileView; email: string; changed: string[] };
+
+  /** Writes a profile change inside `transaction`, and says which fields' values changed. */
+  async function write(userId: string, changes: ProfileChanges, transaction: Transaction): Promise<Written> {
+    const user = await models.User.findByPk(userId, { attributes: ['id', 'email'], transaction });
+    if (!user) throw AppError.notFound('User not found');
+    const row =
+      (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
+      (await models.UserProfile.create({ userId, data: applyDefaults(definition, {}) }, { transaction }));
+    // Compared as the API shows them (defaults applied): a default being stored is no change.
+    const before = { data: applyDefaults(definition, row.data), ...toView(userId, row).profile };
+    if (changes.customData) row.data = checkedCustomData(row.data, patchOf(changes.customData, row.data));
+    for (const [name, value] of Object.entries(changes.profile ?? {})) {
+      row.set(COLUMN_OF[name as keyof BuiltInProfile], value);
     }
-    return view;
+    await row.save({ transaction });
+    const after = toView(userId, row);
+    const customNames = new Set([...Object.keys(before.data), ...Object.keys(after.customData)]);
+    const changed = [
+      ...[...customNames].filter((name) => !isDeepStrictEqual(before.data[name], after.customData[name])),
+      ...Object.keys(COLUMN_OF).filter((name) => before[name as keyof BuiltInProfile] !== after.profile[name as keyof BuiltInProfile]),
+    ];
+    return { view: after, email: user.email, changed };
   }
 
-  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, checkUpdate, update };
+  /**
+   * After the commit: cached verifications of the user are voided (/auth/me shows the profile), and the
+   * change is logged as `user.updated` naming the fields whose values changed (never the values: a custom
+   * field may hold anything). Nothing changed, nothing logged.
+   */
+  async function afterWrite(userId: string, written: Written, audit: AdminAudit): Promise<void> {
+    await tokens.userChanged(userId);
+    if (written.changed.length === 0) return;
+    await activity.record(
+      { action: 'user.updated', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: written.email, profileFields: written.changed } },
+      audit.context,
+    );
+  }
+
+  /** Saves a profile change in its own transaction (the profile API). */
+  async function update(userId: string, changes: ProfileChanges, audit: AdminAudit): Promise<ProfileView> {
+    const written = await models.UserProfile.sequelize!.transaction((transaction) => write(userId, changes, transaction));
+    await afterWrite(userId, written, audit);
+    return written.view;
+  }
+
+  /**
+   * A profile change saved inside another service's transaction (the admin forms save account and profile as
+   * one): `write` runs in it (again if the transaction is retried), `finish` after its commit.
+   */
+  function staged(userId: string, changes: ProfileChanges, audit: AdminAudit) {
+    let written: Written | null = null;
+    return {
+      write: async (transaction: Transaction) => {
+        written = await write(userId, changes, transaction);
+      },
+      finish: async () => {
+        if (written) await afterWrite(userId, written, audit);
+      },
+    };
+  }
+
+  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, checkUpdate, update, staged };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -196,7 +196,13 @@ export function createUserAdminService(deps: {
    * Changes role, active flag and names. A change that would leave no active admin is refused with 409;
    * a role change or deactivation ends the user's tokens in the same transaction.
    */
-  async function update(id: string, input: AdminUserChanges, audit: AdminAudit): Promise<AdminUserView> {
+  async function update(
+    id: string,
+    input: AdminUserChanges,
+    audit: AdminAudit,
+    /** More writes of the same change, in the same transaction (the admin forms' profile fields). */
+    alsoInTransaction?: (transaction: Transaction) => Promise<void>,
+  ): Promise<AdminUserView> {
     const affectsAdmins = input.role !== undefined || input.active !== undefined;
     const outcome = await transactionWithRetry(sequelize, async (transaction) => {
       // Admin rows first, then the target: every writer takes the locks in this order.
@@ -211,17 +217,17 @@ export function createUserAdminService(deps: {
         const value = input[field];
         if (value !== undefined && value !== user[field]) changes[field] = { from: user[field], to: value };
       }
-      if (Object.keys(changes).length === 0) return { user, changes };
-
-      const losesAdmin = (changes.role && changes.role.from === 'admin') || changes.active?.to === false;
-      if (losesAdmin) assertAnotherAdminRemains(activeAdmins, user.id);
-      if (changes.username && (await usernameTaken(input.username as string, user.id, transaction))) {
-        throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);
+      if (Object.keys(changes).length > 0) {
+        const losesAdmin = (changes.role && changes.role.from === 'admin') || changes.active?.to === false;
+        if (losesAdmin) assertAnotherAdminRemains(activeAdmins, user.id);
+        if (changes.username && (await usernameTaken(input.username as string, user.id, transaction))) {
+          throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);
+        }
+        user.set(Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, change.to])));
+        await user.save({ transaction });
+        if (changes.role || changes.active?.to === false) await tokens.revokeAllForUser(user.id, { transaction });
       }
-
-      user.set(Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, change.to])));
-      await user.save({ transaction });
-      if (changes.role || changes.active?.to === false) await tokens.revokeAllForUser(user.id, { transaction });
+      await alsoInTransaction?.(transaction);
       return { user, changes };
     }).catch((err: unknown) => {
       if (err instanceof UniqueConstraintError) throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);

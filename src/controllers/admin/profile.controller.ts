@@ -45,7 +45,7 @@ export function createProfilePageController(container: Container) {
 
   const redrawProfile: FormRedraw = (req, res, failure) => draw(req, res, failure.status, { ...failure, values: keptProfileValues(profiles, req.body as Record<string, unknown>) });
 
-  /** Names through the user-admin service (only the name fields: role and active are not the user's to set), then the profile. */
+  /** Names through the user-admin service (only the name fields: role and active are not the user's to set), with the profile in the same transaction. */
   const update = formPost(async (req, res) => {
     // A post without a body (no form fields at all) is an empty form, not a crash.
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -56,11 +56,12 @@ export function createProfilePageController(container: Container) {
     if (!names.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
     // Everything judged before anything is written: a taken username leaves the profile as it was.
     profiles.checkUpdate(stored.customData, profile.changes);
-    await userAdmin.update(self(req), names.data as AdminUserChanges, adminAudit(req)).catch((err: unknown) => {
+    const profileSave = profiles.staged(self(req), profile.changes, adminAudit(req));
+    await userAdmin.update(self(req), names.data as AdminUserChanges, adminAudit(req), profileSave.write).catch((err: unknown) => {
       if (err instanceof AppError && err.message === USER_ADMIN_MESSAGES.duplicate) throw new AppError(409, err.message, { errors: { username: err.message } });
       throw err;
     });
-    await profiles.update(self(req), profile.changes, adminAudit(req));
+    await profileSave.finish();
     res.redirect(303, withMessage('/admin/profile', 'Profile saved'));
   }, redrawProfile);
 

@@ -84,7 +84,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
 
   /**
    * Checks every field first (standard and custom), then saves the account, whose last-admin and username rules
-   * can still refuse it, and only then the profile: a refused post changes nothing.
+   * can still refuse it, and the profile in the same transaction: a refused or failed post changes nothing.
    */
   const update = formPost(async (req, res) => {
     const id = req.params.id as string;
@@ -97,14 +97,15 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     if (!account.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
     profiles.checkUpdate(stored.customData, profile.changes);
     const changes = account.data as AdminUserChanges;
-    await userAdmin.update(id, changes, adminAudit(req)).catch((err: unknown) =>
+    const profileSave = profiles.staged(id, profile.changes, adminAudit(req));
+    await userAdmin.update(id, changes, adminAudit(req), profileSave.write).catch((err: unknown) =>
       atField(err, (message) => {
         if (message === USER_ADMIN_MESSAGES.duplicate) return 'username';
         if (message === USER_ADMIN_MESSAGES.lastAdmin) return changes.active === false ? 'active' : 'role';
         return null;
       }),
     );
-    await profiles.update(id, profile.changes, adminAudit(req));
+    await profileSave.finish();
     res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(id)}/edit`, 'Changes saved'));
   }, redrawEdit);
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
+import { ConnectionError } from 'sequelize';
 import { buildApp, ctx, uniqueEmail } from '../../support/context';
 import { createTestUser } from '../../support/users';
 import { formBody, location, signedIn, type PageSession } from '../../support/admin-pages';
@@ -190,6 +191,27 @@ describe('admin user pages', () => {
       assert.ok(changed);
       const profile = await UserProfile.findByPk(target.id, { rejectOnEmpty: true });
       assert.deepEqual(profile.data, { internalNotes: 'new', address: { city: 'Bergen', vault: 'new vault' }, team: 'ops', newsletter: false, topics: [] });
+    });
+
+    it('when the profile write fails after the account was saved, then the account change is rolled back too', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer', { firstName: 'Before' });
+      const { UserProfile, User } = ctx().models;
+      UserProfile.addHook('beforeSave', 'failing-write', () => {
+        throw new ConnectionError(new Error('connection lost'));
+      });
+      try {
+        const res = await post(app, session, `/admin/users/${target.id}/edit`, {
+          username: target.username, firstName: 'After', lastName: '', role: 'author', active: ['off', 'on'], team: 'ops',
+        });
+        assert.equal(res.status, 503);
+      } finally {
+        UserProfile.removeHook('beforeSave', 'failing-write');
+      }
+      const user = await User.findByPk(target.id, { rejectOnEmpty: true });
+      assert.equal(user.firstName, 'Before');
+      assert.equal(user.role, 'viewer');
+      assert.equal(user.tokenEpoch, target.tokenEpoch);
     });
 
     it('when values are invalid, then each error is at its field, values are kept and nothing is saved', async () => {
