@@ -29,9 +29,10 @@ interface AuthUserRow {
  * check on a verification-cache miss and refresh. Hand-written, unlike the rest of the service's reads,
  * because every password sign-in and every cache miss runs it: Sequelize's `findOne` with the profile
  * included cost 820 µs of main-thread CPU and 620 µs on the thread pool per call (SQLite; measured), this
- * statement 100 and 70, and each saved millisecond is a millisecond more for hashing. Identifiers stay unquoted on purpose: Sequelize's SQLite
- * dialect reads a table's column types (PRAGMA table_info, one more pool job) before any SELECT whose FROM
- * names a backquoted table, and no column here needs a type conversion beyond the three in `toRecord`.
+ * statement 100 and 70, and each saved millisecond is a millisecond more for hashing. Identifiers stay
+ * unquoted on purpose: Sequelize's SQLite dialect reads a table's column types (PRAGMA table_info, one more
+ * pool job) before any SELECT whose FROM names a backquoted table, and no column here needs a type
+ * conversion beyond the three in `toRecord`.
  * Columns as created by the migrations of `users` and `user_profiles`.
  */
 const SELECT_AUTH_USER = `SELECT u.id, u.email, u.username, u.first_name, u.last_name, u.role, u.active, u.token_epoch,
