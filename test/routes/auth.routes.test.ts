@@ -224,6 +224,8 @@ describe('password sign-in', () => {
         ['//evil.example/steal', '/admin'],
         ['https://evil.example/', '/admin'],
         ['/\\evil.example', '/admin'],
+        ['/.//evil.example/steal', '/admin'],
+        ['/%2e//evil.example/steal', '/admin'],
         ['javascript:alert(1)', '/admin'],
       ];
       for (const [redirect, expected] of cases) {
