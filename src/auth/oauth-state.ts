@@ -25,12 +25,18 @@ export interface OAuthStateRecord {
   redirect: string | null;
   /** Set when a signed-in user links the provider to their account. */
   linkUserId: string | null;
+  /**
+   * That user's token epoch when linking started: whatever ends their tokens meanwhile (logout-all, a
+   * password reset, a role change) ends the flow too, so a stolen token cannot finish a link after it.
+   */
+  linkEpoch: number | null;
 }
 
 /** Who started the flow and what it carries to the callback. */
 export interface FlowIntent {
   redirect?: string | null;
   linkUserId?: string | null;
+  linkEpoch?: number | null;
 }
 
 type StoreCallback = (err: Error | null, state?: string) => void;
@@ -76,6 +82,7 @@ export class OAuthStateStore {
       binding: sha256(binding).toString('base64url'),
       redirect: this.intent.redirect ?? null,
       linkUserId: this.intent.linkUserId ?? null,
+      linkEpoch: this.intent.linkEpoch ?? null,
     };
     this.kv.set(KEY_PREFIX + state, JSON.stringify(record), OAUTH_STATE_TTL_SECONDS).then(() => {
       this.res.cookie(OAUTH_BINDING_COOKIE, binding, {

@@ -71,7 +71,7 @@ export class OAuthCallbackStrategy extends Strategy {
       if (record.linkUserId) {
         // A credential that arrived with the callback and names someone else: never link to the wrong person.
         if (req.user && req.user.id !== record.linkUserId) return refuse('other_user', OAUTH_CALLBACK_MESSAGES.otherUser, true);
-        this.deps.oauth.link(record.linkUserId, identity, context).then((outcome) => {
+        this.deps.oauth.link({ userId: record.linkUserId, tokenEpoch: record.linkEpoch }, identity, context).then((outcome) => {
           if (!outcome.ok) return refuse(outcome.reason, OAUTH_OUTCOME_MESSAGES[outcome.reason](label), true);
           const info: SignInInfo = {
             method: provider,

@@ -27,7 +27,8 @@ export function createOAuthController({ oauth, oauthProviders }: Container) {
 
   const link: RequestHandler = async (req, res) => {
     const { provider } = req.body as ProviderBody;
-    const redirectUrl = await oauthProviders.authorizationUrl(req, res, provider, { linkUserId: (req.user as Express.User).id });
+    const user = req.user as Express.User;
+    const redirectUrl = await oauthProviders.authorizationUrl(req, res, provider, { linkUserId: user.id, linkEpoch: user.tokenEpoch });
     if (wantsPage(req)) return res.redirect(302, redirectUrl);
     res.json({ redirectUrl });
   };

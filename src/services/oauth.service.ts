@@ -18,7 +18,8 @@ export type OAuthRefusal =
   | 'inactive'
   | 'provider_already_linked'
   | 'linked_to_other'
-  | 'user_unavailable';
+  | 'user_unavailable'
+  | 'link_ended';
 
 export const OAUTH_OUTCOME_MESSAGES: Readonly<Record<OAuthRefusal, (label: string) => string>> = {
   no_email: (label) => `${label} did not share an email address, so we cannot sign you in with it.`,
@@ -29,6 +30,7 @@ export const OAUTH_OUTCOME_MESSAGES: Readonly<Record<OAuthRefusal, (label: strin
   provider_already_linked: (label) => `Another ${label} account is already linked to this account. Unlink it first.`,
   linked_to_other: (label) => `This ${label} account is already linked to another user.`,
   user_unavailable: () => 'Your account is not active',
+  link_ended: (label) => `Your sessions were ended after this ${label} link was started. Sign in and link ${label} again.`,
 };
 
 export const OAUTH_SERVICE_MESSAGES = {
@@ -160,13 +162,18 @@ export function createOAuthService(deps: {
     }
   }
 
-  /** A linking callback: the provider account goes to the user who started the flow, or is refused. */
-  async function link(userId: string, identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+  /**
+   * A linking callback: the provider account goes to the user who started the flow, or is refused. The
+   * user must still be on the token epoch the flow started under (an unknown epoch counts as ended).
+   */
+  async function link(starter: { userId: string; tokenEpoch: number | null | undefined }, identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+    const { userId } = starter;
     const outcome = await transactionWithRetry(
       sequelize,
       async (transaction): Promise<OAuthOutcome> => {
         const user = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
         if (!user || !user.active) return { ok: false, reason: 'user_unavailable', user };
+        if (user.tokenEpoch !== starter.tokenEpoch) return { ok: false, reason: 'link_ended', user };
         const where = { provider: identity.provider, providerAccountId: identity.providerAccountId };
         const existing = await models.OAuthAccount.findOne({ where, transaction });
         if (existing) {

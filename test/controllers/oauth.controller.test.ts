@@ -126,6 +126,22 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       assert.equal(res.headers['set-cookie'], undefined);
     });
 
+    it('when the user signs out everywhere after linking started, then the callback links nothing and signs no one in', async () => {
+      const user = await makeUser();
+      const token = await tokenFor(user);
+      stand.as('github', githubPerson());
+      const link = await request(ctx().app).post('/auth/oauth/link').set('Authorization', `Bearer ${token}`).send({ provider: 'github' });
+      const path = pathOf(await authorizeAt(link.body.redirectUrl));
+      assert.equal((await request(ctx().app).post('/auth/logout-all').set('Authorization', `Bearer ${token}`)).status, 200);
+
+      const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(link));
+
+      assert.ok(res.headers.location.startsWith('/admin/profile?error='));
+      assert.match(query(res.headers.location, 'error') ?? '', /Your sessions were ended after this GitHub link was started/);
+      assert.equal(res.headers['set-cookie'], undefined);
+      assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
+    });
+
     it('when the user was deactivated meanwhile, then the link is refused', async () => {
       const user = await makeUser();
       stand.as('github', githubPerson());

@@ -14,8 +14,14 @@ import { createProfileService } from '../../src/profiles/profile.service';
 import { EMPTY_PROFILE_DEFINITION } from '../../src/profiles/profile-types';
 import { AppError } from '../../src/http/app-error';
 import type { TokenService } from '../../src/auth/token.service';
+import type { User } from '../../src/models';
 
 const CONTEXT = { ip: '127.0.0.1', userAgent: 'test' };
+
+/** Who starts a linking flow: the user on their current token epoch. */
+function starter(user: User): { userId: string; tokenEpoch: number } {
+  return { userId: user.id, tokenEpoch: user.tokenEpoch };
+}
 
 function service() {
   const { config, models, sequelize, logger, store } = ctx();
@@ -80,8 +86,8 @@ describe('OAuth service', () => {
   it('when a passwordless user unlinks both links at once, then exactly one unlink succeeds and one link remains', async () => {
     const oauth = service();
     const user = await makeUser({ password: null });
-    assert.ok((await oauth.link(user.id, identity({ provider: 'github' }), CONTEXT)).ok);
-    assert.ok((await oauth.link(user.id, identity({ provider: 'google' }), CONTEXT)).ok);
+    assert.ok((await oauth.link(starter(user), identity({ provider: 'github' }), CONTEXT)).ok);
+    assert.ok((await oauth.link(starter(user), identity({ provider: 'google' }), CONTEXT)).ok);
 
     const results = await Promise.allSettled([oauth.unlink(user.id, 'github', CONTEXT), oauth.unlink(user.id, 'google', CONTEXT)]);
 
@@ -96,7 +102,7 @@ describe('OAuth service', () => {
     const [a, b] = [await makeUser(), await makeUser()];
     const person = identity();
 
-    const outcomes = await Promise.all([oauth.link(a.id, person, CONTEXT), oauth.link(b.id, person, CONTEXT)]);
+    const outcomes = await Promise.all([oauth.link(starter(a), person, CONTEXT), oauth.link(starter(b), person, CONTEXT)]);
 
     assert.equal(outcomes.filter((outcome) => outcome.ok).length, 1);
     const refused = outcomes.find((outcome) => !outcome.ok);
@@ -108,7 +114,7 @@ describe('OAuth service', () => {
     const oauth = service();
     const user = await makeUser();
     const person = identity({ provider: 'google' });
-    await oauth.link(user.id, person, CONTEXT);
+    await oauth.link(starter(user), person, CONTEXT);
 
     const view = await oauth.linkedAccountsView(user.id);
 
