@@ -87,7 +87,7 @@ export function createContainer(deps: AppDependencies) {
   });
 
   const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, users, logger });
-  const magicLinks = createMagicLinkService({ config, models, authUsers, mailer, settings, users, logger });
+  const magicLinks = createMagicLinkService({ config, sequelize, models, authUsers, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Models } from '../models';
@@ -11,6 +11,7 @@ import { AppError } from '../http/app-error';
 import type { AuthUser } from '../auth/auth-user';
 import type { AuthUserRecords } from '../auth/auth-user-records';
 import { renderMagicLinkEmail } from '../mail/magic-link-email';
+import { transactionWithRetry } from '../db/transaction-retry';
 
 /** SPEC 8: a magic link is valid for 15 minutes. */
 export const MAGIC_LINK_TTL_SECONDS = 15 * 60;
@@ -35,10 +36,12 @@ export type MagicLinkResult =
  * The request path does the same work for every email (one user lookup, one settings read) and answers;
  * the row and the mail are made afterwards, and only for an email that may sign in. A link remembers the
  * user's token epoch, so everything that ends a user's tokens (logout-all, password reset, role change,
- * deactivation) ends their unused links too.
+ * deactivation) ends their unused links too. An email has at most one live link: a new one voids the
+ * older ones, as a new one-time code does.
  */
 export function createMagicLinkService(deps: {
   config: Config;
+  sequelize: Sequelize;
   models: Models;
   authUsers: AuthUserRecords;
   mailer: Mailer;
@@ -46,7 +49,7 @@ export function createMagicLinkService(deps: {
   users: Pick<UserService, 'createUser'>;
   logger: Logger;
 }) {
-  const { config, models, authUsers, mailer, settings, users } = deps;
+  const { config, sequelize, models, authUsers, mailer, settings, users } = deps;
   const log = deps.logger.child({ component: 'magic-link' });
   const secret = config.externalAuthSecret;
   const pending = new Set<Promise<void>>();
@@ -72,14 +75,14 @@ export function createMagicLinkService(deps: {
     try {
       const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
       const now = Date.now();
-      // Expired links of this email go when a new one is made, so the table does not grow with old rows.
-      await models.AuthVerification.destroy({ where: { identifier: email, expiresAt: { [Op.lt]: new Date(now) } } });
-      await models.AuthVerification.create({
-        id: crypto.randomUUID(),
-        identifier: email,
-        value: hashToken(token),
-        userEpoch,
-        expiresAt: new Date(now + MAGIC_LINK_TTL_SECONDS * 1000),
+      // The email's older links go in the same transaction: a mailbox read later, or a link left in an
+      // older mail, no longer signs in once a newer one exists.
+      await transactionWithRetry(sequelize, async (transaction) => {
+        await models.AuthVerification.destroy({ where: { identifier: email }, transaction });
+        await models.AuthVerification.create(
+          { id: crypto.randomUUID(), identifier: email, value: hashToken(token), userEpoch, expiresAt: new Date(now + MAGIC_LINK_TTL_SECONDS * 1000) },
+          { transaction },
+        );
       });
       const mail = renderMagicLinkEmail({ url: linkFor(token, callbackURL), expiresInMinutes: MAGIC_LINK_TTL_SECONDS / 60 });
       await mailer.send({ to: email, ...mail });

@@ -217,6 +217,24 @@ describe('Magic-link sign-in (POST /auth/sign-in/magic-link, GET /auth/magic-lin
       }
     });
 
+    it('when a newer link is mailed, then the older one no longer signs in and the newer one does', async () => {
+      const user = await createTestUser('viewer');
+      const proxied = proxiedApp({ EXTERNAL_AUTH_SECRET, SMTP_URL: sink.url });
+      const mailLink = async (): Promise<URL> => {
+        const before = sink.messages.length;
+        assert.equal((await ask(user.email, proxied).set('X-Forwarded-For', nextClientIp())).status, 200);
+        return linkFrom(await sink.waitFor((m) => m.envelope.to.includes(user.email) && sink.messages.indexOf(m) >= before));
+      };
+      const older = await mailLink();
+      const newer = await mailLink();
+
+      const oldClick = await follow(app, older);
+      assert.equal(oldClick.headers.location, LOGIN_WITH_ERROR);
+      assert.deepEqual(Object.keys(setCookies(oldClick)), []);
+      assert.equal((await follow(app, newer)).headers.location, '/admin');
+      assert.equal(await ctx().models.AuthVerification.count({ where: { identifier: user.email } }), 0);
+    });
+
     it('when the link is bad, missing, expired or used, then 302 to /auth/login?error=… without cookies', async () => {
       const user = await createTestUser('viewer');
       const link = await mailedLink(app, sink, user.email);
