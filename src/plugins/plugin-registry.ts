@@ -34,7 +34,8 @@ function deepMerge(base: Settings, patch: Settings): Settings {
   const result: Settings = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else if (isPlainObject(value) && isPlainObject(result[key])) result[key] = deepMerge(result[key] as Settings, value);
+    // Into an empty object when nothing is stored there yet, so the patch's own nulls are dropped too.
+    else if (isPlainObject(value)) result[key] = deepMerge(isPlainObject(result[key]) ? (result[key] as Settings) : {}, value);
     else result[key] = value;
   }
   return result;

@@ -92,6 +92,15 @@ describe('plugins API', () => {
     assert.equal(await plugins.isActive('otp-login'), false);
   });
 
+  it('when a nested setting is cleared with null before anything is stored under it, then 200 and nothing is kept for it', async () => {
+    const res = await put('oauth-providers', { settings: { providers: { github: { authorizationURL: null, clientId: 'gh-id' } } } });
+
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.plugin.settings.providers.github.clientId, 'gh-id');
+    const stored = (await ctx().models.Plugin.findByPk('oauth-providers'))?.settings as { providers: { github: Record<string, unknown> } };
+    assert.deepEqual(stored.providers.github, { clientId: 'gh-id' });
+  });
+
   describe('OTP settings ranges (SPEC 2.7)', () => {
     const accepted: Array<Record<string, unknown>> = [
       { codeLength: 4 },

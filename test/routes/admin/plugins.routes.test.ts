@@ -268,6 +268,25 @@ describe('admin pages: plugins', () => {
       }
     });
 
+    it('when nothing is stored yet and the form comes as a browser sends it (every field, blanks included), then it is saved', async () => {
+      const blank = (provider: string) =>
+        Object.fromEntries(['clientId', 'clientSecret', 'authorizationURL', 'tokenURL', 'userProfileURL', 'userEmailsURL'].map((key) => [`providers.${provider}.${key}`, '']));
+      const res = await post('/admin/plugins/oauth-providers', {
+        active: ['off', 'on'],
+        ...blank('github'),
+        ...blank('google'),
+        'providers.github.enabled': ['off', 'on'],
+        'providers.google.enabled': 'off',
+        'providers.github.clientId': 'gh-fresh',
+        'providers.github.clientSecret': 'gh-fresh-secret',
+      });
+
+      assert.equal(res.status, 303, res.text.slice(0, 300));
+      const stored = (await storedSettings('oauth-providers')) as { providers: Record<string, Record<string, unknown>> };
+      assert.deepEqual(stored.providers.github, { clientId: 'gh-fresh', clientSecret: 'gh-fresh-secret', enabled: true });
+      assert.deepEqual(stored.providers.google, { enabled: false });
+    });
+
     it('when a provider is enabled without its client ID, then the error is next to that field; once complete, the secret is kept masked', async () => {
       const refused = await post('/admin/plugins/oauth-providers', { active: ['off', 'on'], 'providers.github.enabled': ['off', 'on'], 'providers.github.clientSecret': 'gh-secret-1' });
       assert.equal(refused.status, 400);
