@@ -23,7 +23,10 @@ export interface PluginUpdate {
   settings?: Settings;
 }
 
-const MESSAGES = { unknown: 'Plugin not found' } as const;
+const MESSAGES = {
+  unknown: 'Plugin not found',
+  nothingToKeep: 'no secret is stored here to keep: type it',
+} as const;
 
 function isPlainObject(value: unknown): value is Settings {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -81,6 +84,22 @@ function restoreSecret(incoming: unknown, stored: unknown, kind: SecretField['ki
   const url = new URL(incoming as string);
   url.password = urlPassword(stored) === undefined ? '' : encodeURIComponent(urlPassword(stored) as string);
   return url.toString();
+}
+
+/**
+ * Masks sent back where nothing is stored to keep (a refused form drew the typed password masked, and the
+ * next save sent that mask): an error per field, so a save never silently drops a secret the admin typed.
+ */
+function masksWithNothingStored(definition: PluginDefinition, stored: Settings, patch: Settings): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const secret of definition.secrets) {
+    const incoming = getPath(patch, secret.path);
+    const kept = getPath(stored, secret.path);
+    const masked = secret.kind === 'value' ? incoming === SECRET_MASK : urlPassword(incoming) === SECRET_MASK;
+    const nothing = secret.kind === 'value' ? kept === undefined || kept === '' : urlPassword(kept) === undefined;
+    if (masked && nothing) errors[secret.path.join('.')] = MESSAGES.nothingToKeep;
+  }
+  return errors;
 }
 
 /** Dot paths of the leaves that differ between two settings trees (names only, never values). */
@@ -184,9 +203,12 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
       async (transaction) => {
         const row = await models.Plugin.findByPk(name, { transaction, lock: true });
         const { stored, settings: before } = resolve(definition, row?.settings ?? {});
+        const unkept = masksWithNothingStored(definition, stored, change.settings ?? {});
         const nextStored = applyChange(definition, stored, change.settings ?? {});
         const parsed = (definition.settings as z.ZodType).safeParse(nextStored);
-        if (!parsed.success) throw AppError.validation(fieldErrors(parsed.error));
+        if (!parsed.success || Object.keys(unkept).length > 0) {
+          throw AppError.validation({ ...(parsed.success ? {} : fieldErrors(parsed.error)), ...unkept });
+        }
         const activeBefore = row?.active ?? false;
         const activeAfter = change.active ?? activeBefore;
         if (row) {

@@ -223,6 +223,21 @@ describe('admin pages: plugins', () => {
       assert.equal(await storedSettings('email'), undefined);
     });
 
+    it('when the masked URL of a refused post is sent again with no password stored, then it is refused at the field, never saved without the password', async () => {
+      const refused = await post('/admin/plugins/email', { active: 'off', smtpUrl: 'smtp://mailer:typed-pass-1@127.0.0.1:2525', fromEmail: 'not-an-email' });
+      const drawn = /value="([^"]*)"/.exec(inputTag(refused.text, 'smtpUrl'))?.[1] ?? '';
+      assert.equal(drawn, 'smtp://mailer:********@127.0.0.1:2525');
+
+      const again = await post('/admin/plugins/email', { active: 'off', smtpUrl: drawn, fromEmail: 'auth@example.test' });
+
+      assert.equal(again.status, 400);
+      assert.equal(fieldError(again.text, 'smtpUrl'), 'no secret is stored here to keep: type it');
+      assert.equal(await storedSettings('email'), undefined);
+      const retyped = await post('/admin/plugins/email', { active: 'off', smtpUrl: 'smtp://mailer:typed-pass-1@127.0.0.1:2525', fromEmail: 'auth@example.test' });
+      assert.equal(retyped.status, 303);
+      assert.equal((await storedSettings('email'))?.smtpUrl, 'smtp://mailer:typed-pass-1@127.0.0.1:2525');
+    });
+
     it('when SMTP_URL is set in the environment, then the page says it wins', async () => {
       const res = await get('/admin/plugins/email', admin, buildApp({ env: { SMTP_URL: sink.url } }));
       assert.match(res.text, /The environment variable <code>SMTP_URL<\/code> is set: mail goes there/);
