@@ -23,6 +23,7 @@ import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
 import { adminRoutes } from './routes/admin';
+import { jsonFieldText } from './profiles/profile-form';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -37,6 +38,8 @@ export function createApp(deps: AppDependencies): Express {
   app.set('views', path.join(ROOT, 'views'));
   // Views echo posted values into links: urlParam percent-encodes without throwing on malformed text.
   app.locals.urlParam = urlParam;
+  // A json profile field's text, so a form posted back unchanged stores the same value.
+  app.locals.jsonFieldText = jsonFieldText;
   app.disable('x-powered-by');
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);

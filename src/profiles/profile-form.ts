@@ -12,13 +12,30 @@ function coerceMultiselect(raw: unknown): unknown {
   return raw;
 }
 
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function coerceJson(raw: unknown): unknown {
   if (typeof raw !== 'string' || raw.length > MAX_JSON_BYTES) return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw; // Not JSON text: keep it as a JSON string value.
-  }
+  // Not JSON text: keep it as a JSON string value (typing `hello` stores "hello").
+  return parsesAsJson(raw) ? (JSON.parse(raw) as unknown) : raw;
+}
+
+/**
+ * A json field's value as the form shows it, so that posting the form back unchanged stores the same
+ * value (coerceJson's inverse): JSON text, except a string that does not read as JSON, shown bare. A
+ * string such as "123" or "true" is shown quoted, else it would come back as a number or a boolean.
+ */
+export function jsonFieldText(value: unknown): string {
+  if (value === undefined || value === null) return value === null ? 'null' : '';
+  if (typeof value === 'string' && !parsesAsJson(value)) return value;
+  return JSON.stringify(value, null, 2);
 }
 
 /** Collects `parent.child` form keys into a record for an object field; undefined when none is present. */

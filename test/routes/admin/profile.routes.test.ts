@@ -69,6 +69,22 @@ describe('admin profile page', () => {
     assert.match(page.text, /role="status">Profile saved</);
   });
 
+  it('when the page is saved unchanged, then a json field keeps its value and its type (a string "123" stays a string)', async () => {
+    const session = await signedIn('viewer');
+    const unescape = (html: string) => html.replace(/&#34;|&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    for (const prefs of ['123', 'true', 'null', '"quoted"', 'plain words', { theme: 'dark', size: 2 }, [1, 'a'], 42, false]) {
+      await ctx().models.UserProfile.update({ data: { team: 'core', prefs } }, { where: { userId: session.user.id } });
+      const page = await request(app).get('/admin/profile').set('Cookie', session.cookie);
+      const shown = unescape(/<textarea id="field-prefs" name="prefs"[^>]*>([\s\S]*?)<\/textarea>/.exec(page.text)?.[1] ?? '');
+
+      const saved = await post(app, session, '/admin/profile', { username: session.user.username, team: 'core', prefs: shown });
+
+      assert.equal(saved.status, 303, JSON.stringify(prefs));
+      const profile = await ctx().models.UserProfile.findByPk(session.user.id, { rejectOnEmpty: true });
+      assert.deepEqual(profile.data.prefs, prefs, `shown as ${shown}`);
+    }
+  });
+
   it('when a value is invalid or the username taken, then the error is at the field and the typed values stay', async () => {
     const session = await signedIn('viewer');
     const other = await createTestUser('viewer');
