@@ -6,7 +6,7 @@ import { parseOrThrow } from '../../http/validate';
 import { COLLECTIONS_ENDPOINTS } from '../../routes/collections.schemas';
 import { COLLECTION_MESSAGES, type CollectionInput } from '../../services/collection.service';
 import type { PageField } from './profile-form';
-import { formFields, lastValue, withMessage } from './form-input';
+import { deletePost, formFields, lastValue, withMessage } from './form-input';
 
 const FIELDS: readonly PageField[] = [
   { name: 'name', label: 'Name', type: 'text', required: true, maxlength: 100 },
@@ -54,7 +54,7 @@ export function createCollectionsPageController({ collections }: Container) {
     res.redirect(303, withMessage('/admin/collections', `Collection ${updated.name} saved`));
   }, redrawEdit);
 
-  const remove = formPost(async (req, res) => {
+  const remove = deletePost({ path: '/admin/collections', gone: 'That collection was already deleted' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     const collection = await collections.get(req.params.id as string);
     await collections.remove(collection.id);

@@ -8,7 +8,7 @@ import { contentPolicy, type ContentActor } from '../../auth/content-policy';
 import { CONTENT_STATUSES, type ContentStatus } from '../../models';
 import type { ContentInput, ContentListQuery, ContentView } from '../../services/content.service';
 import type { PageField } from './profile-form';
-import { formFields, lastValue, pageOf, withMessage } from './form-input';
+import { deletePost, formFields, lastValue, pageOf, withMessage } from './form-input';
 
 const STATUS_LABELS: Record<ContentStatus, string> = { draft: 'Draft', review: 'Review', published: 'Published' };
 const OPTIONAL_INPUTS = ['body', 'status', 'collectionId'] as const;
@@ -92,7 +92,7 @@ export function createContentPageController({ content, collections }: Container)
     res.redirect(303, withMessage(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'Changes saved'));
   }, redrawEdit);
 
-  const remove = formPost(async (req, res) => {
+  const remove = deletePost({ path: '/admin/content', gone: 'That item was already deleted' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     await content.remove(actorOf(req), req.params.id as string);
     res.redirect(303, withMessage('/admin/content', 'Content deleted'));

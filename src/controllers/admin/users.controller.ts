@@ -9,7 +9,7 @@ import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges, type AdminUserCreate, type UserListQuery } from '../../services/user-admin.service';
 import { ROLES } from '../../models';
 import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-form';
-import { checkbox, formFields, lastValue, pageOf, withMessage } from './form-input';
+import { checkbox, deletePost, formFields, lastValue, pageOf, withMessage } from './form-input';
 
 const roleOptions = ROLES.map((role) => ({ value: role, label: role }));
 
@@ -109,7 +109,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(id)}/edit`, 'Changes saved'));
   }, redrawEdit);
 
-  const remove = formPost(async (req, res) => {
+  const remove = deletePost({ path: '/admin/users', gone: 'That user was already deleted' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     const user = await userAdmin.get(req.params.id as string);
     await userAdmin.remove(user.id, adminAudit(req)).catch((err: unknown) => atField(err, () => 'confirm'));

@@ -63,6 +63,9 @@ describe('admin collection pages', () => {
     assert.equal(deleted.status, 303);
     assert.equal(await ctx().models.Collection.findByPk(collection.id), null);
     assert.equal((await ctx().models.Content.findByPk(content.id, { rejectOnEmpty: true })).collectionId, null);
+    const again = await post(admin, `/admin/collections/${collection.id}/delete`, { confirm: ['off', 'on'] });
+    assert.equal(again.status, 303, 'a second delete (a double click) goes back to the list too');
+    assert.equal(location(again), '/admin/collections?message=That%20collection%20was%20already%20deleted');
   });
 
   it('when the collection does not exist, then 404', async () => {

@@ -98,6 +98,8 @@ describe('admin content pages', () => {
     assert.equal(deleted.status, 303);
     assert.equal(location(deleted), '/admin/content?message=Content%20deleted');
     assert.equal(await ctx().models.Content.findByPk(mine.id), null);
+    const again = await post(editor, `/admin/content/${mine.id}/delete`, { confirm: ['off', 'on'] });
+    assert.equal(location(again), '/admin/content?message=That%20item%20was%20already%20deleted', 'a second delete goes back to the list too');
   });
 
   it('when the list is filtered by status, then only those items show, titles escaped', async () => {

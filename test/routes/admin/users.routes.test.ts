@@ -279,6 +279,19 @@ describe('admin user pages', () => {
       assert.equal(last.status, 409);
       assert.match(last.text, /data-field="confirm"[\s\S]*?class="field-error"[^>]*>This change would leave no active admin/);
     });
+
+    it('when the delete is posted twice at once (a double click), then both land on the list: one deleted it, the other says it already was', async () => {
+      const session = await signedIn('admin');
+      const target = await createTestUser('viewer');
+
+      const answers = await Promise.all([1, 2].map(() => post(app, session, `/admin/users/${target.id}/delete`, { confirm: ['off', 'on'] })));
+
+      assert.deepEqual(answers.map((res) => res.status), [303, 303]);
+      const places = answers.map((res) => location(res)).sort();
+      assert.equal(places[0], '/admin/users?message=That%20user%20was%20already%20deleted');
+      assert.match(places[1], /^\/admin\/users\?message=User%20.*%20deleted$/);
+      assert.equal(await ctx().models.User.findByPk(target.id), null);
+    });
   });
 });
 
