@@ -27,9 +27,12 @@ export const newPassword = z
 /** A password being checked at sign-in: any non-empty value up to a bound (old passwords may predate the rule). */
 export const signInPassword = z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(1024);
 
-/** A username: 3–64 letters, digits, dot, dash or underscore (unique case-insensitively, checked by the service). */
+/**
+ * A username: 3–64 letters, digits, dot, dash or underscore (unique case-insensitively, checked by the service).
+ * It cannot be cleared: null (an emptied form input) is "is required".
+ */
 export const username = z
-  .string({ message: 'must be text' })
+  .string({ error: (issue) => (issue.input === null || issue.input === undefined ? 'is required' : 'must be text') })
   .trim()
   .min(USERNAME_LENGTH.min, { message: `must be at least ${USERNAME_LENGTH.min} characters` })
   .max(USERNAME_LENGTH.max, { message: `must be at most ${USERNAME_LENGTH.max} characters` })

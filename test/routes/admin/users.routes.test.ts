@@ -233,6 +233,9 @@ describe('admin user pages', () => {
       assert.match(fixed.text, /data-field="team"[\s\S]*?class="field-error"[^>]*>format is invalid</);
       assert.match(fixed.text, /data-field="seats"[\s\S]*?class="field-error"[^>]*>must be at most 10</);
       assert.equal((await ctx().models.User.findByPk(target.id, { rejectOnEmpty: true })).firstName, 'Before');
+      const emptied = await post(app, session, `/admin/users/${target.id}/edit`, { username: '  ', firstName: 'After', lastName: '', role: 'viewer', active: ['off', 'on'] });
+      assert.equal(emptied.status, 400);
+      assert.match(emptied.text, /data-field="username"[\s\S]*?class="field-error"[^>]*>is required</);
     });
 
     it('when the last active admin would be demoted or deactivated, then the rule shows at that field and nothing of the post is saved', async () => {
