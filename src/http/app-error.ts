@@ -3,6 +3,8 @@ export interface AppErrorOptions {
   errors?: Record<string, string>;
   headers?: Record<string, string>;
   body?: Record<string, unknown>;
+  /** What a person can do about it, shown on the HTML error page only (JSON answers keep their contract). */
+  hint?: string;
 }
 
 /**

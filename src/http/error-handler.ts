@@ -73,7 +73,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   for (const [name, value] of Object.entries(known?.options.headers ?? {})) res.setHeader(name, value);
   res.status(status);
   if (isBrowserRequest(req)) {
-    res.render('error', { title: status === 404 ? 'Not found' : 'Error', status, message });
+    res.render('error', { title: status === 404 ? 'Not found' : 'Error', status, message, hint: known?.options.hint ?? null });
     return;
   }
   res.json({ error: message, ...(known?.options.errors ? { errors: known.options.errors } : {}), ...(known?.options.body ?? {}) });

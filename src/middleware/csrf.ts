@@ -9,6 +9,9 @@ export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const CSRF_FIELD = '_csrf';
 export const CSRF_MESSAGE = 'Invalid CSRF token';
+/** The usual cause in a browser: the form's page predates a sign-in that issued a new token (in any tab). */
+const CSRF_PAGE_HINT =
+  'This form was opened before you signed in again (here or in another tab), so it was not sent. Reload the page, then submit it again.';
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 const NONCE_BYTES = 18;
@@ -122,7 +125,7 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
       submitted !== undefined &&
       sameText(submitted, cookieToken) &&
       isValidFor(submitted, userId);
-    if (!valid) return next(new AppError(403, CSRF_MESSAGE));
+    if (!valid) return next(new AppError(403, CSRF_MESSAGE, { hint: CSRF_PAGE_HINT }));
     next();
   };
 

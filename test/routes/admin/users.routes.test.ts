@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ConnectionError } from 'sequelize';
 import { buildApp, ctx, uniqueEmail } from '../../support/context';
 import { createTestUser } from '../../support/users';
-import { formBody, location, signedIn, type PageSession } from '../../support/admin-pages';
+import { formBody, location, sessionFor, signedIn, type PageSession } from '../../support/admin-pages';
 import { defineUserProfile } from '../../../src/profiles/profile-definition';
 
 const definition = defineUserProfile({
@@ -105,6 +105,21 @@ describe('admin user pages', () => {
       const res = await post(app, session, '/admin/users/new', { email, role: 'viewer' }, false);
       assert.equal(res.status, 403);
       assert.equal(await ctx().models.User.count({ where: { email } }), 0);
+    });
+
+    it('when the form was opened before the admin signed in again, then 403 with a page that says what happened and what to do', async () => {
+      const before = await signedIn('admin');
+      const now = await sessionFor(before.user);
+      const email = uniqueEmail('stale');
+
+      const res = await post(app, { ...now, csrf: before.csrf }, '/admin/users/new', { email, role: 'viewer' });
+
+      assert.equal(res.status, 403);
+      assert.match(res.text, /role="alert">Invalid CSRF token</);
+      assert.match(res.text, /opened before you signed in again \(here or in another tab\), so it was not sent\. Reload the page/);
+      assert.equal(await ctx().models.User.count({ where: { email } }), 0);
+      const json = await request(app).post('/admin/users/new').set('Cookie', now.cookie).send({ email, _csrf: before.csrf });
+      assert.deepEqual(json.body, { error: 'Invalid CSRF token' }, 'JSON answers keep the contract');
     });
 
     it('when the form is valid, then the user is created and the edit page confirms it', async () => {
