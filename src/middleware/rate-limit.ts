@@ -12,6 +12,7 @@ import {
 } from 'express-rate-limit';
 import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
+import { normalizeEmail } from '../services/user.service';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
 export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail' | 'otpRequest' | 'oauth';
@@ -143,10 +144,13 @@ function clientKey(req: { ip?: string }): string {
   return req.ip ? ipKeyGenerator(req.ip, 56) : 'unknown';
 }
 
-/** The validated body's email, hashed: the store never holds the address itself. */
+/**
+ * The body's email, normalised and hashed: the store never holds the address itself. Normalised here too
+ * (not only by the route's validation), so one mailbox is one counter however its address is cased.
+ */
 function emailKey(req: Request): string {
   const email = (req.body as { email?: unknown } | undefined)?.email;
-  return crypto.createHash('sha256').update(typeof email === 'string' ? email : '').digest('hex');
+  return crypto.createHash('sha256').update(typeof email === 'string' ? normalizeEmail(email) : '').digest('hex');
 }
 
 function secondsUntil(resetTime: Date | undefined, fallbackMs: number): number {

@@ -230,17 +230,24 @@ describe('JWT sessions', () => {
       assert.equal((await request(ctx().app).post('/auth/refresh').set('Authorization', `Bearer ${kept}`)).status, 200);
     });
 
-    it('when logging out, then both cookies are cleared', async () => {
-      const user = await makeUser();
-      const login = await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD });
-      const csrf = setCookies(login).csrf_token.value;
-      const out = await request(ctx().app).post('/auth/logout').set('Cookie', cookieHeader(login)).set('X-CSRF-Token', csrf);
-      assert.equal(out.status, 200);
-      const cleared = setCookies(out);
-      assert.equal(cleared.auth_token.value, '');
-      assert.equal(cleared.csrf_token.value, '');
-      assert.match(String(cleared.auth_token.attributes.expires), /1970/);
-      assert.equal((await me(login.body.token)).status, 401);
+    it('when logging out or out everywhere, then both cookies are cleared on Path=/, the path they were set on', async () => {
+      for (const path of ['/auth/logout', '/auth/logout-all']) {
+        const user = await makeUser();
+        const login = await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD });
+        const set = setCookies(login);
+        assert.equal(set.auth_token.attributes.path, '/');
+        assert.equal(set.csrf_token.attributes.path, '/');
+        const out = await request(ctx().app).post(path).set('Cookie', cookieHeader(login)).set('X-CSRF-Token', set.csrf_token.value);
+        assert.equal(out.status, 200, path);
+        const cleared = setCookies(out);
+        for (const name of ['auth_token', 'csrf_token']) {
+          assert.equal(cleared[name].value, '', `${path}: ${name}`);
+          assert.match(String(cleared[name].attributes.expires), /1970/, `${path}: ${name}`);
+          // A cookie is only removed by a clearing cookie of the same path: another path leaves it in the browser.
+          assert.equal(cleared[name].attributes.path, '/', `${path}: ${name} path`);
+        }
+        assert.equal((await me(login.body.token)).status, 401, path);
+      }
     });
 
     it('when logging out without a valid token, then still 200 and the cookies are cleared', async () => {

@@ -6,6 +6,8 @@ import { buildApp, ctx } from '../support/context';
 import { createUserWithToken, tokenFor } from '../support/users';
 import { createApp } from '../../src/app';
 import { RedisStore } from '../../src/store/redis-store';
+import { MemoryStore } from '../../src/store/memory-store';
+import { payloadOf } from '../support/auth';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,6 +33,50 @@ describe('token verification cache (SPEC 5.4)', () => {
     await ctx().models.User.update({ firstName: 'Behind' }, { where: { id: user.id } });
     const second = await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${token}`);
     assert.equal(second.body.user.firstName, 'Before');
+  });
+
+  it('when a token is verified, then its cache entry lives at most 300 seconds (SPEC 5.4), whatever the token has left', async () => {
+    // An in-process store on a clock of our own, so the entry's expiry can be read off without waiting.
+    let now = Date.now();
+    const store = new MemoryStore(() => now);
+    const c = ctx();
+    const app = createApp({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store });
+    try {
+      const { token } = await createUserWithToken('viewer');
+      assert.ok((payloadOf(token).exp as number) - Math.floor(Date.now() / 1000) > 300, 'the token outlives the cache');
+      await request(app).get('/auth/me').set('Authorization', `Bearer ${token}`).expect(200);
+      const key = `vc:${crypto.createHash('sha256').update(token).digest('hex')}`;
+      assert.ok(await store.get(key), 'the verified token is cached');
+
+      now += 299_000;
+      assert.ok(await store.get(key), 'still cached after 299 s');
+      now += 1_000;
+      assert.equal(await store.get(key), null, 'gone at 300 s');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('when the cached token is sent with another signature, then 401: the cache entry vouches only for the exact token', async () => {
+    const { user, token } = await createUserWithToken('viewer', { firstName: 'Cached' });
+    const me = (bearer: string) => request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${bearer}`);
+    assert.equal((await me(token)).body.user.firstName, 'Cached');
+    // The genuine token's entry is live (however it is keyed): a change behind the cache's back is not seen.
+    await ctx().models.User.update({ firstName: 'Behind' }, { where: { id: user.id } });
+    assert.equal((await me(token)).body.user.firstName, 'Cached', 'served from the cache entry');
+
+    const head = token.slice(0, token.lastIndexOf('.'));
+    const signature = token.slice(token.lastIndexOf('.') + 1);
+    const forgeries: Array<[label: string, forged: string]> = [
+      ['signed with another secret', `${head}.${crypto.createHmac('sha256', 'not-our-secret').update(head).digest('base64url')}`],
+      ['one character changed', `${head}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`],
+      ['no signature', `${head}.`],
+    ];
+    for (const [label, forged] of forgeries) {
+      assert.notEqual(forged, token);
+      assert.equal((await me(forged)).status, 401, label);
+    }
+    assert.equal((await me(token)).body.user.firstName, 'Cached', 'the genuine token and its entry are untouched');
   });
 
   it('when one token is used again and again, then each answer follows the store as it is now, not a copy kept in the process', async () => {

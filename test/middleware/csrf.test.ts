@@ -120,6 +120,29 @@ describe('CSRF protection', () => {
     assert.deepEqual(res.body, REFUSED);
   });
 
+  it('when an admin signed in by cookies sends DELETE or PATCH of a user without X-CSRF-Token, then 403 Invalid CSRF token and the row is untouched', async () => {
+    const admin = await makeUser({ role: 'admin' });
+    const target = await makeUser();
+    const login = await request(ctx().app).post('/auth/login').send({ email: admin.email, password: PASSWORD });
+    assert.equal(login.status, 200);
+    const cookie = cookieHeader(login);
+
+    const del = await request(ctx().app).delete(`/api/users/${target.id}`).set('Cookie', cookie);
+    assert.equal(del.status, 403);
+    assert.deepEqual(del.body, REFUSED);
+    const patch = await request(ctx().app).patch(`/api/users/${target.id}`).set('Cookie', cookie).send({ role: 'editor' });
+    assert.equal(patch.status, 403);
+    assert.deepEqual(patch.body, REFUSED);
+    const row = await ctx().models.User.findByPk(target.id);
+    assert.ok(row, 'the user row still exists');
+    assert.equal(row.role, 'viewer');
+
+    // The CSRF token was the only thing missing: with it, the same DELETE goes through.
+    const allowed = await request(ctx().app).delete(`/api/users/${target.id}`).set('Cookie', cookie).set('X-CSRF-Token', setCookies(login).csrf_token.value);
+    assert.equal(allowed.status, 204);
+    assert.equal(await ctx().models.User.findByPk(target.id), null);
+  });
+
   it('when the auth cookie is not a token of ours, then there is no session to protect (the guard answers)', async () => {
     const res = await request(ctx().app).post('/auth/logout-all').set('Cookie', 'auth_token=garbage');
     assert.equal(res.status, 401);

@@ -144,6 +144,17 @@ describe('Magic-link sign-in (POST /auth/sign-in/magic-link, GET /auth/magic-lin
       assert.deepEqual(perIp.map((r) => r.status), [200, 200, 200, 200, 200, 429]);
     });
 
+    it('when one mailbox asks 4 times within 15 minutes in four letter cases (from different IPs), then the 4th is 429 (the per-email limit counts the normalised address)', async () => {
+      const proxied = proxiedApp({ EXTERNAL_AUTH_SECRET, SMTP_URL: sink.url });
+      const email = uniqueEmail('casing');
+      const [local, domain] = email.split('@');
+      const variants = [email, email.toUpperCase(), `${local}@${domain.toUpperCase()}`, `${local[0].toUpperCase()}${local.slice(1)}@${domain}`];
+      assert.equal(new Set(variants).size, 4);
+      const statuses = [];
+      for (const variant of variants) statuses.push((await ask(variant, proxied).set('X-Forwarded-For', nextClientIp())).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+    });
+
     it('when the sign-in page form is posted, then the page says "Check your email"; an invalid email comes back at its field', async () => {
       const ok = await request(app).post('/auth/sign-in/magic-link').type('form').send({ email: uniqueEmail('form') });
       assert.equal(ok.status, 200);
@@ -340,6 +351,22 @@ describe('Magic-link sign-in (POST /auth/sign-in/magic-link, GET /auth/magic-lin
       for (const unsigned of [sid, `s:${sid}`, `s:${sid}.`]) {
         assert.equal((await request(app).get('/auth/me').set('Cookie', `auth_session=${encodeURIComponent(unsigned)}`)).status, 401, unsigned);
       }
+    });
+
+    it('when a request carries auth_session and a bad or logged-out Bearer token, then 401: the Bearer alone is judged', async () => {
+      const user = await createTestUser('viewer');
+      const cookie = sessionOnly(await signInByLink(app, sink, user.email));
+      assert.equal((await request(app).get('/auth/me').set('Cookie', cookie)).status, 200);
+
+      const garbage = await request(app).get('/auth/me').set('Cookie', cookie).set('Authorization', 'Bearer garbage');
+      assert.equal(garbage.status, 401);
+
+      // Another token of the same user, logged out: the live session does not rescue it.
+      const loggedOut = await tokenFor(user);
+      assert.equal((await request(app).post('/auth/logout').set('Authorization', `Bearer ${loggedOut}`)).status, 200);
+      const revoked = await request(app).get('/auth/me').set('Cookie', cookie).set('Authorization', `Bearer ${loggedOut}`);
+      assert.equal(revoked.status, 401);
+      assert.equal((await request(app).get('/auth/me').set('Cookie', cookie)).status, 200, 'the session itself still works');
     });
 
     it('when the user is deactivated, changes role, or logs out everywhere from another device, then the session ends at once', async () => {

@@ -220,6 +220,26 @@ describe('OAuth routes', () => {
       assert.equal(subOf(second.callback), userId);
     });
 
+    it('when a Google account id equals the id of a GitHub link, then rule 1 does not match it: the GitHub-linked user is not signed in', async () => {
+      const person = githubPerson(uniqueEmail('gh-linked'));
+      stand.as('github', person);
+      const githubUser = subOf((await signInWith(ctx().app, 'github')).callback);
+      assert.equal(await ctx().models.OAuthAccount.count({ where: { provider: 'github', providerAccountId: String(person.id), userId: githubUser } }), 1);
+
+      const googleEmail = uniqueEmail('same-id-google');
+      stand.as('google', { sub: String(person.id), email: googleEmail, email_verified: true, name: 'Other Person' });
+      const { callback } = await signInWith(ctx().app, 'google');
+
+      assert.equal(callback.status, 302);
+      assert.notEqual(subOf(callback), githubUser);
+      // No link matched, so rule 3 made a new viewer for the Google address and linked it.
+      const created = await ctx().models.User.findOne({ where: { email: googleEmail } });
+      assert.ok(created, 'a new account for the Google address');
+      assert.equal(subOf(callback), created.id);
+      assert.equal(created.role, 'viewer');
+      assert.equal(await ctx().models.OAuthAccount.count({ where: { provider: 'google', providerAccountId: String(person.id), userId: created.id } }), 1);
+    });
+
     it('when a verified GitHub email matches an account, then rule 2 links it and signs that user in', async () => {
       const user = await makeUser({ role: 'editor' });
       stand.as('github', githubPerson(user.email.toUpperCase()));

@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-sink';
 import { createTestUser, createUserWithToken } from '../support/users';
+import { proxiedApp, nextClientIp } from '../support/auth';
 
 const REQUESTED = 'If an account exists for this email, you will receive a verification code shortly.';
 const DISABLED = { error: 'OTP login is not enabled' };
@@ -193,6 +194,31 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
 
       if (withOld) assert.equal(withOld.status, 401);
       assert.equal(withFresh.status, 200);
+    });
+
+    it('when a code is mailed, then the stored value is a 64-hex digest, never the code itself', async () => {
+      const user = await createTestUser('viewer');
+      const code = await mailedCode(user.email);
+
+      const rows = await ctx().models.OtpCode.findAll({ where: { userEmail: user.email } });
+      assert.equal(rows.length, 1);
+      assert.notEqual(rows[0].code, code);
+      assert.ok(!rows[0].code.includes(code), 'the code is not in the stored value');
+      assert.match(rows[0].code, /^[0-9a-f]{64}$/);
+      assert.equal((await verify(user.email, code)).status, 200, 'the stored digest still checks the code');
+    });
+
+    it('when five codes are requested at once for one email (each from its own client), then exactly one code row is left', async () => {
+      await configure({ rateLimitPerHour: 10 });
+      const proxied = proxiedApp({ SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' });
+      const user = await createTestUser('viewer');
+
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => request(proxied).post('/auth/otp/request').set('X-Forwarded-For', nextClientIp()).send({ email: user.email })),
+      );
+
+      assert.deepEqual(answers.map((res) => res.status), Array(5).fill(200));
+      assert.equal(await ctx().models.OtpCode.count({ where: { userEmail: user.email } }), 1);
     });
 
     it('when no mail service is configured, then the request is 503 and stores nothing to guess', async () => {
