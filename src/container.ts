@@ -86,7 +86,7 @@ export function createContainer(deps: AppDependencies) {
     clearSignInFailures: accountThrottle.clear,
   });
 
-  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, users, logger });
+  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, logger });
   const magicLinks = createMagicLinkService({ config, sequelize, models, authUsers, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });

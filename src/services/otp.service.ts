@@ -8,6 +8,7 @@ import type { KeyValueStore, CounterState } from '../store';
 import { MemoryStore } from '../store/memory-store';
 import type { PluginRegistry } from '../plugins/plugin-registry';
 import type { Mailer } from './mailer';
+import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
@@ -63,10 +64,19 @@ export function createOtpService(deps: {
   store: KeyValueStore;
   plugins: Pick<PluginRegistry, 'settingsOf'>;
   mailer: Mailer;
+  settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'createUser'>;
   logger: Logger;
 }) {
   const { sequelize, models, authUsers, store, plugins, mailer, users } = deps;
+
+  /**
+   * Whether an unknown email may become an account through a code: the plugin's own switch, and the
+   * service-wide registration setting, which every sign-in method respects (the first user ever excepted).
+   */
+  async function registrationOpen(pluginAllows: boolean): Promise<boolean> {
+    return pluginAllows && (await deps.settings.getSecuritySettings()).allowRegistration.value;
+  }
   const log = deps.logger.child({ component: 'otp' });
   const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
   // Counts while the shared store is failing: limiting degrades to this instance, never to none.
@@ -122,7 +132,7 @@ export function createOtpService(deps: {
   /**
    * Issues a code for the email: 503 while no mail service is configured, 429 past the hourly limit
    * (nothing stored, no mail). The new code voids older ones. Mail goes out after the answer, and only
-   * to an active account, or to an unknown email while the plugin allows new users.
+   * to an active account, or to an unknown email while registration is open (registrationOpen).
    */
   async function requestCode(rawEmail: string): Promise<{ expiresIn: number; rate: OtpRateState }> {
     const email = normalizeEmail(rawEmail);
@@ -130,8 +140,12 @@ export function createOtpService(deps: {
     if (!(await mailer.isConfigured())) throw AppError.serviceUnavailable(OTP_MESSAGES.mailUnavailable);
     const rate = await countRequest(email, settings.rateLimitPerHour);
 
-    const user = await models.User.findOne({ attributes: ['id', 'active'], where: { email } });
-    const eligible = user ? user.active : settings.allowNewUserRegistration;
+    // Both reads for every email, so an unknown address costs what a known one does.
+    const [user, open] = await Promise.all([
+      models.User.findOne({ attributes: ['id', 'active'], where: { email } }),
+      registrationOpen(settings.allowNewUserRegistration),
+    ]);
+    const eligible = user ? user.active : open;
     const code = await generateCode(settings.codeLength);
     const id = crypto.randomUUID();
     const expiresIn = settings.codeExpiryMinutes * 60;
@@ -148,7 +162,7 @@ export function createOtpService(deps: {
    * however many run at once, at most maxAttempts are ever compared, and a spent code stays dead even
    * for the right value. The right code is claimed by deleting its row (`claim`, which the session step
    * runs last): of parallel checks exactly one deletes it. An unknown email gets an account only while
-   * the plugin allows new users.
+   * the plugin allows new users and registration is allowed (or it is the first user ever).
    */
   async function verify(rawEmail: string, code: string): Promise<OtpVerifyResult> {
     const email = normalizeEmail(rawEmail);
@@ -175,10 +189,12 @@ export function createOtpService(deps: {
     let created = false;
     if (!record) {
       if (!settings.allowNewUserRegistration) return fail('registration_disabled');
+      const { allowRegistration } = await deps.settings.getSecuritySettings();
       try {
-        await users.createUser({ email });
+        await users.createUser({ email }, { onlyIf: allowRegistration.value ? undefined : 'first-user' });
         created = true;
       } catch (err) {
+        if (err instanceof AppError && err.status === 403) return fail('registration_disabled');
         // Created meanwhile by another path (registration, OAuth): that account signs in.
         if (!(err instanceof AppError && err.status === 409)) throw err;
       }

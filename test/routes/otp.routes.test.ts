@@ -340,6 +340,25 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
       assert.equal(await ctx().models.User.count({ where: { email } }), 0);
     });
 
+    it('when the plugin allows new users but registration is turned off service-wide, then no code is mailed and none creates an account', async () => {
+      await configure({ allowNewUserRegistration: true });
+      const early = uniqueEmail('before-close');
+      const code = await mailedCode(early);
+      await ctx().models.Setting.upsert({ key: 'security.allowRegistration', value: false });
+      try {
+        const late = uniqueEmail('after-close');
+        const res = await requestCode(late);
+        await sleep(300);
+
+        assert.equal(res.status, 200);
+        assert.equal(sink.messages.filter((m) => m.envelope.to.includes(late)).length, 0, 'no code for a closed registration');
+        assert.equal((await verify(early, code)).status, 401, 'a code mailed before the switch creates no account after it');
+        assert.equal(await ctx().models.User.count({ where: { email: [early, late] } }), 0);
+      } finally {
+        await ctx().models.Setting.destroy({ where: { key: 'security.allowRegistration' } });
+      }
+    });
+
     it('when an unknown email asks while new users are not allowed, then no mail is sent and the answer is the same', async () => {
       const email = uniqueEmail('stranger');
       const res = await requestCode(email);
