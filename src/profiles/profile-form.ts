@@ -12,19 +12,21 @@ function coerceMultiselect(raw: unknown): unknown {
   return raw;
 }
 
-function parsesAsJson(text: string): boolean {
+/** The value JSON text stands for, or NOT_JSON. */
+const NOT_JSON = Symbol('not JSON');
+function parseJson(text: string): unknown {
   try {
-    JSON.parse(text);
-    return true;
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return NOT_JSON;
   }
 }
 
 function coerceJson(raw: unknown): unknown {
   if (typeof raw !== 'string' || raw.length > MAX_JSON_BYTES) return raw;
+  const parsed = parseJson(raw);
   // Not JSON text: keep it as a JSON string value (typing `hello` stores "hello").
-  return parsesAsJson(raw) ? (JSON.parse(raw) as unknown) : raw;
+  return parsed === NOT_JSON ? raw : parsed;
 }
 
 /**
@@ -33,8 +35,8 @@ function coerceJson(raw: unknown): unknown {
  * string such as "123" or "true" is shown quoted, else it would come back as a number or a boolean.
  */
 export function jsonFieldText(value: unknown): string {
-  if (value === undefined || value === null) return value === null ? 'null' : '';
-  if (typeof value === 'string' && !parsesAsJson(value)) return value;
+  if (value === undefined) return '';
+  if (typeof value === 'string' && parseJson(value) === NOT_JSON) return value;
   return JSON.stringify(value, null, 2);
 }
 
