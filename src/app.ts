@@ -7,6 +7,7 @@ import { bodyParsing } from './http/body-parsing';
 import { cookieParsing } from './http/cookie-parsing';
 import { urlParam } from './http/url-param';
 import { chain } from './http/chain';
+import { noStoreAll } from './auth/cookies';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { healthRoutes } from './routes/health.routes';
 import { docsRoutes } from './routes/docs.routes';
@@ -52,6 +53,8 @@ export function createApp(deps: AppDependencies): Express {
   app.use(chain(cookieParsing(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
+  // API answers hold personal data (users, profiles, activity): no cache keeps them, the browser's included.
+  app.use('/api', noStoreAll);
   app.use('/api/user-profiles', profileRoutes(container));
   app.use('/auth', authRoutes(container));
   app.use('/auth/otp', otpRoutes(container));

@@ -1,4 +1,4 @@
-import type { CookieOptions, Response } from 'express';
+import type { CookieOptions, RequestHandler, Response } from 'express';
 import { AUTH_COOKIE } from './credentials';
 import { CSRF_COOKIE, type Csrf } from '../middleware/csrf';
 import type { IssuedToken } from './token.service';
@@ -7,6 +7,12 @@ import type { IssuedToken } from './token.service';
 export function noStore(res: Response): void {
   res.set('Cache-Control', 'no-store');
 }
+
+/** Every answer of a router is never stored: it may carry or set a credential, or personal data. */
+export const noStoreAll: RequestHandler = (_req, res, next) => {
+  noStore(res);
+  next();
+};
 
 /**
  * The session cookies of CONTRACT 3: `auth_token` (HttpOnly) and `csrf_token` (readable by the page),

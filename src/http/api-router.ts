@@ -20,10 +20,30 @@ export interface Endpoint {
   query?: ZodType;
   params?: ZodType;
   responses: Record<number, string | ResponseDoc>;
-  /** The endpoint needs a signed-in user (Bearer token, the auth_token cookie or a magic-link auth_session). */
-  auth?: boolean;
+  /**
+   * The endpoint needs a signed-in user (Bearer token, the auth_token cookie or a magic-link auth_session);
+   * `'optional'`: it reads one when present (logout), so it never answers 401 for its absence.
+   */
+  auth?: boolean | 'optional';
   /** The endpoint also serves an HTML form, so urlencoded bodies are accepted as well as JSON. */
   form?: boolean;
+}
+
+/**
+ * Answers every endpoint of a kind can give, whether or not its own description names them: the
+ * validation failure, the missing credential, the CSRF refusal of a cookie-authenticated change (CONTRACT
+ * 5) and the body limits (CONTRACT 2). An endpoint's own wording of one of them wins.
+ */
+function impliedResponses(method: Method, endpoint: Endpoint): Record<number, string> {
+  const implied: Record<number, string> = {};
+  if (endpoint.params || endpoint.query || endpoint.body) implied[400] = 'validation failed: `{ error, errors: { field: message } }`';
+  if (endpoint.auth === true) implied[401] = 'Authentication required';
+  if (endpoint.auth && method !== 'get') implied[403] = 'Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field)';
+  if (endpoint.body) {
+    implied[413] = 'body larger than 100 kB';
+    implied[415] = endpoint.form ? 'body neither JSON nor urlencoded' : 'Content-Type must be application/json';
+  }
+  return implied;
 }
 
 /** Collects every endpoint's description; one per app, rendered at /api/openapi.json. */
@@ -42,7 +62,8 @@ export class ApiDocs {
     const contentTypes = endpoint.form ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
     this.registry.registerPath({
       method,
-      path: path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+      // A router's root ('/health' + '/') is documented without the trailing slash.
+      path: path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/$/, '$1'),
       summary: endpoint.summary,
       description: endpoint.description,
       tags: endpoint.tags,
@@ -56,7 +77,7 @@ export class ApiDocs {
           : undefined,
       },
       responses: Object.fromEntries(
-        Object.entries(endpoint.responses).map(([status, doc]) => {
+        Object.entries({ ...impliedResponses(method, endpoint), ...endpoint.responses }).map(([status, doc]) => {
           const { description, schema } = typeof doc === 'string' ? { description: doc, schema: undefined } : doc;
           return [status, schema ? { description, content: { 'application/json': { schema } } } : { description }];
         }),

@@ -25,4 +25,4 @@ export const pagingQuery = {
 };
 
 /** `:id` route parameter. */
-export const idParams = z.strictObject({ id: z.string().min(1).max(64) });
+export const idParams = z.strictObject({ id: z.string().min(1).max(64, { message: 'must be at most 64 characters' }) });

@@ -1,16 +1,9 @@
-import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createAuthController } from '../controllers/auth.controller';
-import { noStore } from '../auth/cookies';
+import { noStoreAll } from '../auth/cookies';
 import { STRATEGY } from '../auth/passport';
 import { AUTH_ENDPOINTS as doc } from './auth.schemas';
-
-/** Every /auth answer may carry or set a credential (or personal data): never cached. */
-const noStoreAll: RequestHandler = (_req, res, next) => {
-  noStore(res);
-  next();
-};
 
 /**
  * SPEC 4.1, 4.4, 4.6 and CONTRACT 4: password sign-in and JWT sessions. Mounted at /auth. A sign-in
@@ -20,6 +13,7 @@ export function authRoutes(container: Container) {
   const { guards, limits, authenticate, issueSession } = container;
   const auth = createAuthController(container);
   const api = createApiRouter(container.docs, '/auth');
+  // Every /auth answer may carry or set a credential (or personal data).
   api.router.use(noStoreAll);
 
   // HTML pages: not JSON routes, so not in the OpenAPI document.

@@ -82,7 +82,7 @@ export const AUTH_ENDPOINTS = {
   logout: {
     summary: 'Sign out: this token stops working at once',
     tags,
-    auth: true,
+    auth: 'optional',
     form: true,
     responses: { 200: { description: 'signed out; cookies cleared', schema: success }, 302: 'form post: to the sign-in page' },
   },

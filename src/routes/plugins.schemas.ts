@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { PLUGIN_NAMES, SECRET_MASK } from '../plugins';
 
-const nameParams = z.strictObject({ name: z.string().min(1).max(64) });
+const nameParams = z.strictObject({ name: z.string().min(1).max(64, { message: 'must be at most 64 characters' }) });
 const updateBody = z
   .strictObject({
     active: z.boolean({ message: 'must be true or false' }).optional(),

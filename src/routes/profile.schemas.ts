@@ -21,7 +21,7 @@ const builtInProfile = z.strictObject({
   date_of_birth: z.number().int().nullable().optional(),
 });
 
-const profileParams = z.object({ userId: z.string().min(1).max(64) });
+const profileParams = z.object({ userId: z.string().min(1).max(64, { message: 'must be at most 64 characters' }) });
 const profileUpdate = z
   .strictObject({ customData: customData.optional(), profile: builtInProfile.optional() })
   .refine((body) => body.customData !== undefined || body.profile !== undefined, { message: 'customData or profile is required' });

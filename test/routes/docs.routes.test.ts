@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx } from '../support/context';
+import { createUserWithToken } from '../support/users';
 
 /** Resolves a `$ref` (or returns the schema itself) within the document. */
 function resolve(doc: { components?: { schemas?: Record<string, unknown> } }, schema: Record<string, unknown>): Record<string, unknown> {
@@ -54,6 +55,30 @@ describe('admin API documentation', () => {
     }
     const limit = doc.paths['/api/users'].get.parameters.find((p: { name: string }) => p.name === 'limit');
     assert.equal(limit.schema.maximum, 100);
+  });
+
+  it('when the document is fetched, then every route lists the answers its kind can give: validation, missing credential, CSRF, body limits', async () => {
+    const doc = (await request(ctx().app).get('/api/openapi.json')).body;
+    const codes = (method: string, path: string) => Object.keys(doc.paths[path][method].responses);
+    assert.deepEqual(codes('get', '/api/user-profiles/{userId}').sort(), ['200', '400', '401', '403', '404']);
+    for (const code of ['400', '401', '403', '413', '415']) assert.ok(codes('put', '/api/user-profiles/{userId}').includes(code), `profile PUT ${code}`);
+    assert.ok(codes('delete', '/api/users/{id}').includes('400'), 'a path parameter can be refused');
+    assert.ok(codes('post', '/auth/logout-all').includes('403'), 'CSRF on a cookie-authenticated change');
+    assert.ok(codes('post', '/auth/logout').includes('403'));
+    assert.ok(!codes('post', '/auth/logout').includes('401'), 'logout never asks for a credential');
+    assert.ok(!codes('get', '/auth/me').includes('403'), 'a read is never refused for CSRF');
+    assert.deepEqual(codes('get', '/health'), ['200']);
+    assert.deepEqual(codes('get', '/health/ready').sort(), ['200', '503']);
+    assert.equal(doc.paths['/api/user-profiles/{userId}'].get.responses['401'].description, 'Authentication required');
+  });
+
+  it('when a path parameter is too long, then 400 names it in the house wording', async () => {
+    const { token } = await createUserWithToken('admin');
+    const res = await request(ctx().app).get(`/api/users/${'a'.repeat(65)}`).set('Authorization', `Bearer ${token}`);
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { error: 'Validation failed', errors: { id: 'must be at most 64 characters' } });
+    const list = await request(ctx().app).get('/api/users').set('Authorization', `Bearer ${token}`);
+    assert.equal(list.headers['cache-control'], 'no-store', 'API answers hold personal data: never stored');
   });
 
   it('when the viewer is opened, then it renders', async () => {
