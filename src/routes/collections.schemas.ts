@@ -22,6 +22,8 @@ export const COLLECTIONS_ENDPOINTS = {
     summary: 'List collections',
     tags,
     auth: true,
+    // No paging or filters: an unknown query parameter is refused, as on every other list.
+    query: z.strictObject({}),
     responses: { 200: { description: 'all collections', schema: collectionList }, 401: 'not signed in' },
   },
   create: {

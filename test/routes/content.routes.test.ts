@@ -50,6 +50,8 @@ describe('content and collections', () => {
       assert.equal(renamed.body.collection.name, `${name}-2`);
       assert.equal(renamed.body.collection.description, 'All the news');
 
+      const filtered = await api().get('/api/collections?page=2').set(as(people.viewer.token));
+      assert.equal(filtered.status, 400, 'the list takes no query parameters, as other lists refuse unknown ones');
       const listed = await api().get('/api/collections').set(as(people.viewer.token));
       assert.equal(listed.status, 200);
       assert.ok(listed.body.collections.some((collection: { id: string }) => collection.id === id));
