@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { parseDurationSeconds } from './duration';
+import net from 'node:net';
+import { MAX_REFRESH_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseDurationSeconds } from './duration';
 
 /** Thrown when the environment is unusable; its message is the one line printed before exit. */
 export class ConfigError extends Error {}
@@ -16,13 +17,33 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-const durationString = optionalString.refine((v) => v === undefined || parseDurationSeconds(v) !== null, {
-  message: 'must be a duration such as 30d, 12h, 3600s or a number of seconds',
-});
+/** A token lifetime: 0 would expire every token at issue, and past a year cookie dates overflow. */
+const lifetimeString = optionalString.refine(
+  (v) => {
+    if (v === undefined) return true;
+    const seconds = parseDurationSeconds(v);
+    return seconds !== null && seconds >= 1 && seconds <= MAX_TOKEN_LIFETIME_SECONDS;
+  },
+  { message: 'must be a duration such as 30d, 12h, 3600s or a number of seconds, from 1s to 365d' },
+);
+
+/** Express's `trust proxy` names; anything else must be an IP address or a CIDR range. */
+const PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(item: string): boolean {
+  if (PROXY_NAMES.has(item)) return true;
+  const [address, prefix, ...rest] = item.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/** An empty variable is unset, here as for every other variable (z.coerce would read '' as 0). */
+const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^(sqlite:|mysql:|mariadb:)/.test(v), {
@@ -36,9 +57,9 @@ const envSchema = z.object({
     (v) => v === undefined || v.length >= MIN_EXTERNAL_AUTH_SECRET_LENGTH,
     { message: `must be at least ${MIN_EXTERNAL_AUTH_SECRET_LENGTH} characters` },
   ),
-  JWT_EXPIRES_IN: durationString,
-  JWT_REFRESH_GRACE_SECONDS: optionalString.refine((v) => v === undefined || /^\d{1,10}$/.test(v), {
-    message: 'must be a whole number of seconds (0 disables refresh after expiry)',
+  JWT_EXPIRES_IN: lifetimeString,
+  JWT_REFRESH_GRACE_SECONDS: optionalString.refine((v) => v === undefined || (/^\d{1,10}$/.test(v) && Number(v) <= MAX_REFRESH_GRACE_SECONDS), {
+    message: `must be a whole number of seconds up to ${MAX_REFRESH_GRACE_SECONDS} (0 disables refresh after expiry)`,
   }),
   PASSWORD_PBKDF2_ITERATIONS: z.coerce.number().int().min(10_000).max(10_000_000).default(100_000),
   // Read by libuv itself (its default is 4); known here so hashing can leave one of its threads free.
@@ -50,7 +71,10 @@ const envSchema = z.object({
   AUTH_CONFIG: optionalString,
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   ADMIN_PASSWORD: optionalString,
-  TRUST_PROXY: optionalString,
+  TRUST_PROXY: optionalString.refine(
+    (v) => v === undefined || ['true', 'false'].includes(v) || /^\d+$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())),
+    { message: 'must be true, false, a hop count, or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal' },
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: optionalString,
 });

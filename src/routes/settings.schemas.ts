@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
-import { parseDurationSeconds } from '../config/duration';
+import { MAX_REFRESH_GRACE_SECONDS as MAX_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS as MAX_LIFETIME_SECONDS, parseDurationSeconds } from '../config/duration';
 
 const MIN_LIFETIME_SECONDS = 60;
-const MAX_LIFETIME_SECONDS = 365 * 86_400;
-const MAX_GRACE_SECONDS = 365 * 86_400;
 const DURATION_HINT = 'must be a duration such as 30d, 12h, 3600s or a number of seconds';
 
 const lifetime = z

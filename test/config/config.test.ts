@@ -29,6 +29,12 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'postgres://x' }, 'DATABASE_URL'],
       [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
       [{ JWT_EXPIRES_IN: 'forever' }, 'JWT_EXPIRES_IN'],
+      [{ JWT_EXPIRES_IN: '0' }, 'JWT_EXPIRES_IN'],
+      [{ JWT_EXPIRES_IN: '9999999999d' }, 'JWT_EXPIRES_IN'],
+      [{ JWT_EXPIRES_IN: '366d' }, 'JWT_EXPIRES_IN'],
+      [{ JWT_REFRESH_GRACE_SECONDS: '9999999999' }, 'JWT_REFRESH_GRACE_SECONDS'],
+      [{ TRUST_PROXY: 'garbage' }, 'TRUST_PROXY'],
+      [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
       [{ JWT_REFRESH_GRACE_SECONDS: '-1' }, 'JWT_REFRESH_GRACE_SECONDS'],
       [{ EXTERNAL_AUTH_SECRET: 'short' }, 'EXTERNAL_AUTH_SECRET'],
       [{ BASE_URL: 'not a url' }, 'BASE_URL'],
@@ -72,6 +78,11 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: 'true' }).trustProxy, true);
     assert.equal(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: '1' }).trustProxy, 1);
     assert.equal(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: 'loopback' }).trustProxy, 'loopback');
+    assert.equal(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1' }).trustProxy, 'loopback, 10.0.0.0/8, fd00::1');
+  });
+
+  it('when PORT is empty, then it is unset like every other variable: the default port', () => {
+    assert.equal(loadConfig({ DATA_DIR: tempDir(), PORT: '' }).port, 3000);
   });
 });
 
