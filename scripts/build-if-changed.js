@@ -25,9 +25,22 @@ function built() {
   }
 }
 
+/** The TypeScript compiler; a production install (NODE_ENV=production, npm --omit=dev) leaves it out. */
+function compiler() {
+  try {
+    return require.resolve('typescript/bin/tsc');
+  } catch {
+    process.stderr.write(
+      'Start failed: the build is missing or older than src/, and TypeScript is not installed (a production install leaves\n' +
+        'dev dependencies out). Build first: `npm ci && npm run build`, then install for production if you want to.\n',
+    );
+    process.exit(1);
+  }
+}
+
 const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((name) => path.join(ROOT, name));
 if (Math.max(...inputs.map(newest)) > built()) {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [compiler(), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
   // tsc leaves its build info alone when nothing needed emitting: mark the build as checked now.
   const now = new Date();
   fs.utimesSync(BUILD_INFO, now, now);

@@ -22,11 +22,17 @@ module.exports = {
       console.log('ADMIN_EMAIL / ADMIN_PASSWORD not set: no admin seeded');
       return;
     }
+    // The service refuses to sign in an address that is not one: an admin seeded with it could never sign in,
+    // and its existence would close POST /auth/seed-admin, the other way to an admin.
+    if (email.length > 255 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error('ADMIN_EMAIL must be an email address');
     if (password.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters');
-    const [existing] = await queryInterface.sequelize.query('SELECT id FROM users WHERE email = ?', {
+    const [existing] = await queryInterface.sequelize.query('SELECT id, role FROM users WHERE email = ?', {
       replacements: [email],
     });
-    if (existing.length > 0) return;
+    if (existing.length > 0) {
+      console.log(`${email} already exists (role ${existing[0].role}): left unchanged, its password not set`);
+      return;
+    }
 
     const iterations = Number(process.env.PASSWORD_PBKDF2_ITERATIONS) || 100000;
     const id = crypto.randomUUID();

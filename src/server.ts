@@ -62,11 +62,20 @@ async function main(): Promise<void> {
       await Promise.all([store.close(), sequelize.close()]);
     },
   });
-  server.listen(config.port, config.host, () => {
-    // The bound port, not the configured one: PORT=0 picks a free port (tests read it from this line).
-    const { port } = server.address() as AddressInfo;
-    logger.info({ port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
+  // A port already taken (another instance, an old process) fails the start with one line, like any other start failure.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch(async (err: unknown) => {
+    await Promise.allSettled([store.close(), sequelize.close()]);
+    throw err;
   });
+  // The bound port, not the configured one: PORT=0 picks a free port (tests read it from this line).
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

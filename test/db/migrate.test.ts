@@ -108,6 +108,10 @@ describe('migrations', function () {
     const [short] = await check.query("SELECT username FROM users WHERE email = 'ab@example.test'");
     await check.close();
     assert.deepEqual(short, [{ username: 'ab_user' }]);
+    // An address the service could never sign in stops the seeder; an existing one is reported, left as it is.
+    await assert.rejects(cli(['db:seed', '--seed', '20261122000200-admin-user.js'], { ...env, ADMIN_EMAIL: 'admin' }), /ADMIN_EMAIL must be an email address/);
+    const again = await cli(['db:seed', '--seed', '20261122000200-admin-user.js'], env);
+    assert.match(again.stdout, /root@example\.test already exists \(role admin\): left unchanged/);
 
     await cli(['db:migrate:undo:all'], env);
     assert.deepEqual(await tables(db.url), []);

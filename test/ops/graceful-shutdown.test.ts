@@ -170,6 +170,14 @@ describe('graceful shutdown (the service as a child process)', function () {
     await service.waitForLog((line) => line.msg === 'shutdown complete: connections drained, database and store closed', 1000);
   });
 
+  it('when the port is already taken, then the start fails with one line naming the problem, exit 1', async () => {
+    service = await startService();
+    await assert.rejects(startService({ PORT: String(service.port) }), (err: Error) => {
+      assert.match(err.message, /service exited \(1\) before listening: Start failed: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+\n?$/);
+      return true;
+    });
+  });
+
   it('when SIGTERM arrives on an idle service, then it exits 0 at once', async () => {
     service = await startService();
     const signalledAt = Date.now();
