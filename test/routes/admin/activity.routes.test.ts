@@ -35,4 +35,15 @@ describe('admin activity page', () => {
     assert.equal(bad.status, 200);
     assert.match(bad.text, /Filter ignored: action is not a known action/);
   });
+
+  it('when a page past the last one is asked for, then the page says so and links to the last page', async () => {
+    const admin = await signedIn('admin');
+    await ctx().models.ActivityLog.create({ action: 'auth.logout', userId: admin.user.id, email: admin.user.email, ip: '203.0.113.11', userAgent: null, details: null });
+    const res = await request(ctx().app).get(`/admin/activity?userId=${admin.user.id}&page=99999`).set('Cookie', admin.cookie);
+    assert.equal(res.status, 200);
+    const last = `/admin/activity?userId=${admin.user.id}&amp;page=1`;
+    assert.ok(res.text.includes(`Page 99999 is past the last page.</span>`));
+    assert.ok(res.text.includes(`<a href="${last}">Go to page 1</a>`), 'a link to the last page, filter kept');
+    assert.doesNotMatch(res.text, /Previous page/);
+  });
 });
