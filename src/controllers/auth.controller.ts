@@ -6,6 +6,7 @@ import { formErrors, notice, renderForm, wantsPage, type FormRedraw, type FormSt
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
 import { extractToken } from '../auth/credentials';
 import { coerceFormValues } from '../profiles/profile-form';
+import { applyDefaults } from '../profiles/profile-defaults';
 import type { RegisterBody, SeedAdminBody } from '../routes/auth.schemas';
 
 const TITLES = { login: 'Sign in', register: 'Create an account' } as const;
@@ -72,8 +73,10 @@ export function createAuthController(container: Container) {
     await renderLogin(res, failure.status, { ...failure, values, redirect: safeRedirect(values.redirect) });
   };
 
+  // The form starts at the fields' defaults: a checkbox or choice drawn empty would post "off" or nothing, and
+  // the form would store that where a JSON registration that leaves the field out gets the default.
   const registerPage: RequestHandler = async (_req, res) => {
-    await renderRegister(res, 200, {});
+    await renderRegister(res, 200, { values: applyDefaults(profiles.definition, {}, profiles.definition.registrationFields) });
   };
 
   const redrawRegister: FormRedraw = (req, res, failure) => renderRegister(res, failure.status, { ...failure, values: typedValues(req.body) });

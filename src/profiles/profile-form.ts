@@ -57,7 +57,10 @@ function coerceField(field: NormalizedProfileField, form: Record<string, unknown
   if (field.type === 'multiselect') return coerceMultiselect(raw);
   if (field.type === 'object') {
     const nested = isPlainObject(raw) ? raw : collectNested(form, `${key}.`);
-    return nested === undefined ? undefined : coerceRecord(field.fields ?? [], nested);
+    if (nested === undefined) return undefined;
+    const record = coerceRecord(field.fields ?? [], nested);
+    // Every input of the group left blank: the object was not filled in (an optional one stays absent).
+    return Object.keys(record).length === 0 ? undefined : record;
   }
   if (raw === '') return undefined; // An empty input is "not filled in" for every other type.
   if (field.type === 'number') return coerceNumber(raw);

@@ -274,5 +274,34 @@ describe('registration', () => {
       const profile = await ctx().models.UserProfile.findByPk(user?.id);
       assert.deepEqual(profile?.data, { company_size: 12, plan: 'pro', newsletter: true, internal_note: 'none' });
     });
+
+    it('when the form is drawn, then it starts at the defaults, so a form posted as drawn stores what JSON leaving the fields out stores', async () => {
+      const withDefaults = defineUserProfile({
+        fields: [
+          { name: 'newsletter', label: 'Newsletter', type: 'boolean', default: true },
+          { name: 'topics', label: 'Topics', type: 'multiselect', options: ['a', 'b'], default: ['a'] },
+          { name: 'level', label: 'Level', type: 'number', required: true, default: 3 },
+          { name: 'colour', label: 'Colour', type: 'radio', options: ['red', 'blue'], default: 'blue' },
+          { name: 'address', label: 'Address', type: 'object', fields: [{ name: 'city', label: 'City', type: 'string', required: true }] },
+        ],
+        registrationFields: ['newsletter', 'topics', 'level', 'colour', 'address'],
+      });
+      const app = appWith({ profileDefinition: withDefaults });
+      const page = await request(app).get('/auth/register').set('Accept', 'text/html');
+      assert.match(page.text, /name="newsletter" value="on" checked/);
+      assert.match(page.text, /name="topics" value="a" checked/);
+      assert.match(page.text, /name="colour" value="blue" checked/);
+      assert.match(page.text, /name="level" value="3"/);
+
+      // What a browser posts for the form as drawn: ticked boxes, the chosen options, the number, blank address inputs.
+      const email = uniqueEmail('asdrawn');
+      const res = await request(app).post('/auth/register').type('form').send({ email, password: PASSWORD, newsletter: 'on', topics: 'a', level: '3', colour: 'blue', 'address.city': '' });
+      assert.equal(res.status, 302, res.text.slice(0, 500));
+      const user = await ctx().models.User.findOne({ where: { email } });
+      const profile = await ctx().models.UserProfile.findByPk(user?.id);
+      const json = await request(app).post('/auth/register').send({ email: uniqueEmail('json'), password: PASSWORD });
+      assert.deepEqual(profile?.data, (await ctx().models.UserProfile.findByPk(json.body.user.id))?.data);
+      assert.deepEqual(profile?.data, { newsletter: true, topics: ['a'], level: 3, colour: 'blue' });
+    });
   });
 });
