@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { requestContext } from '../http/request-context';
-import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
+import { formErrors, notice, renderForm, wantsPage, type FormRedraw } from '../http/pages';
 import { email, newPassword } from '../http/input-rules';
 import { noStore } from '../auth/cookies';
 import { RESET_MESSAGES } from '../services/password-reset.service';
@@ -24,7 +24,12 @@ const doc = {
     tags,
     body: requestBody,
     form: true,
-    responses: { 200: { description: 'the same answer for every email', schema: messageView }, 400: 'validation failed', 429: 'rate limited' },
+    responses: {
+      200: { description: 'the same answer for every email', schema: messageView },
+      303: 'form post: to /auth/forgot-password with the same message',
+      400: 'validation failed',
+      429: 'rate limited',
+    },
   },
   reset: {
     summary: 'Set a new password with a reset token',
@@ -46,11 +51,14 @@ export function passwordResetRoutes(container: Container) {
   const { passwordReset, limits } = container;
   const api = createApiRouter(container.docs, '/auth');
 
-  const forgotPage: RequestHandler = (_req, res) => renderForm(res, FORGOT.view, 200, { title: FORGOT.title });
+  const forgotPage: RequestHandler = (req, res) =>
+    renderForm(res, FORGOT.view, 200, { title: FORGOT.title, message: notice((req.query as Record<string, unknown>).message) });
 
+  // A page post is redirected (303) to the confirmation, so reloading it does not post again and spend one
+  // of the few requests the limit allows.
   const requestReset: RequestHandler = async (req, res) => {
     await passwordReset.requestReset((req.body as z.output<typeof requestBody>).email, requestContext(req));
-    if (wantsPage(req)) renderForm(res, FORGOT.view, 200, { title: FORGOT.title, message: RESET_MESSAGES.requested });
+    if (wantsPage(req)) res.redirect(303, `/auth/forgot-password?message=${encodeURIComponent(RESET_MESSAGES.requested)}`);
     else res.json({ message: RESET_MESSAGES.requested });
   };
 

@@ -403,7 +403,7 @@ describe('password reset', () => {
   describe('HTML pages and form posts', () => {
     const browser = { Accept: 'text/html,application/xhtml+xml' };
 
-    it('when the forgot-password form is posted, then the page says the neutral message', async () => {
+    it('when the forgot-password form is posted, then 303 to the page with the neutral message (a reload does not post again)', async () => {
       const user = await createUser();
 
       const res = await request(app)
@@ -413,9 +413,11 @@ describe('password reset', () => {
         .type('form')
         .send({ email: user.email });
 
-      assert.equal(res.status, 200);
-      assert.match(res.headers['content-type'], /text\/html/);
-      assert.ok(res.text.includes(REQUESTED.message));
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.location, `/auth/forgot-password?message=${encodeURIComponent(REQUESTED.message)}`);
+      const page = await request(app).get(res.headers.location).set(browser);
+      assert.match(page.headers['content-type'], /text\/html/);
+      assert.ok(page.text.includes(REQUESTED.message));
       await sink.waitFor((m) => m.envelope.to.includes(user.email));
     });
 
