@@ -213,11 +213,14 @@ export function createTokenService(deps: { config: Config; models: Models; authU
 
   /**
    * Ends every token of the user: the epoch in the database moves on (tokens carry the old one), and
-   * the version key voids cached results. Call with the transaction that changes the user, if any.
+   * the version key voids cached results. Unused password-reset links go too: whatever ends the user's
+   * sessions (logout-all, a password change or reset, a role change, deactivation) must not leave a
+   * mailed way back in. Call with the transaction that changes the user, if any.
    */
   async function revokeAllForUser(userId: string, options: { transaction?: Transaction } = {}): Promise<void> {
     const { transaction } = options;
     await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction });
+    await models.PasswordResetToken.destroy({ where: { userId, usedAt: null }, transaction });
     // Voiding the cache before the epoch is committed would let a concurrent request re-cache the old state.
     if (transaction) transaction.afterCommit(() => userChanged(userId));
     else await userChanged(userId);

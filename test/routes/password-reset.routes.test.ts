@@ -368,6 +368,18 @@ describe('password reset', () => {
       }
     });
 
+    it('when the user signs out everywhere after a link was mailed, then the link no longer resets the password', async () => {
+      const user = await createUser();
+      const login = await request(app).post('/auth/login').set('X-Forwarded-For', nextIp()).send({ email: user.email, password: OLD_PASSWORD });
+      assert.equal(login.status, 200, JSON.stringify(login.body));
+      const resetToken = await mailedToken(app, sink, user.email);
+
+      assert.equal((await request(app).post('/auth/logout-all').set('Authorization', `Bearer ${login.body.token}`)).status, 200);
+
+      assert.deepEqual((await resetPassword(app, resetToken)).body, INVALID);
+      assert.equal((await passwords.verify(OLD_PASSWORD, await storedHash(user.id))).ok, true, 'the password is unchanged');
+    });
+
     it('when a reset is requested and done, then both are in the activity log, without the token or the password', async () => {
       // Arrange
       const user = await createUser();
