@@ -282,6 +282,10 @@ function normalizeField(raw: unknown, location: FieldLocation, taken: Set<string
   if (fields) field.fields = fields;
   const defaultValue = checkDefault(raw, field, dottedName, path);
   if (defaultValue !== undefined) field.default = defaultValue;
+  // No page draws a hidden field: required and without a default, no registration or profile page could be saved.
+  if (field.hidden && field.required && defaultValue === undefined) {
+    throw new ProfileDefinitionError('a hidden required field needs a "default": no form shows it, so no one could fill it in', path);
+  }
   return field;
 }
 

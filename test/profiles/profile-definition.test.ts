@@ -179,6 +179,12 @@ describe('profile definition', () => {
       assertRejected({ fields: [], registrationField: [] }, 'unknown property "registrationField"');
     });
 
+    it('when a hidden field is required without a default, then it is refused (no form could ever be saved); with a default it is accepted', () => {
+      assertRejected(oneField({ name: 'secret_flag', type: 'string', hidden: true, required: true }), 'field "secret_flag"', 'hidden required field needs a "default"');
+      const ok = validateProfileDefinition(oneField({ name: 'secret_flag', type: 'string', hidden: true, required: true, default: 'x' }) as never);
+      assert.equal(ok.fields[0].default, 'x');
+    });
+
     it('when a field is not an object, then the message names its index', () => {
       assertRejected({ fields: [{ name: 'a', type: 'string' }, 'b'] }, 'fields[1]', 'must be an object');
     });
