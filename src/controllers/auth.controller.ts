@@ -7,7 +7,9 @@ import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } f
 import { extractToken } from '../auth/credentials';
 import { coerceFormValues } from '../profiles/profile-form';
 import { applyDefaults } from '../profiles/profile-defaults';
-import type { RegisterBody, SeedAdminBody } from '../routes/auth.schemas';
+import { AUTH_ENDPOINTS, type RegisterBody, type SeedAdminBody } from '../routes/auth.schemas';
+import { AppError } from '../http/app-error';
+import { fieldErrors } from '../http/validate';
 
 const TITLES = { login: 'Sign in', register: 'Create an account' } as const;
 const SIGNED_OUT = 'You have been signed out.';
@@ -81,14 +83,30 @@ export function createAuthController(container: Container) {
 
   const redrawRegister: FormRedraw = (req, res, failure) => renderRegister(res, failure.status, { ...failure, values: typedValues(req.body) });
 
+  /** The registration fields of a body (typed from text for a form); any other extra key is ignored (CONTRACT 4). */
+  function customFieldsOf(req: Request): Record<string, unknown> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const names = profiles.definition.registrationFields;
+    return req.is('application/x-www-form-urlencoded')
+      ? coerceFormValues(profiles.definition, names, body)
+      : Object.fromEntries(names.filter((name) => Object.hasOwn(body, name)).map((name) => [name, body[name]]));
+  }
+
+  /**
+   * Runs before the route's own validation: when the standard fields are refused, the custom ones are judged
+   * too, so one answer names every bad field (else a form would show its custom errors one round later).
+   */
+  const checkRegistration: RequestHandler = (req, _res, next) => {
+    const standard = AUTH_ENDPOINTS.register.body.safeParse(req.body ?? {});
+    if (standard.success) return next();
+    const custom = profiles.validateRegistration(customFieldsOf(req));
+    throw AppError.validation({ ...(custom.ok ? {} : custom.errors), ...fieldErrors(standard.error) });
+  };
+
   /** Creates the account, then hands the new user to the session step (like a strategy's success). */
   const register: RequestHandler = async (req, _res, next) => {
     const body = req.body as RegisterBody;
-    const names = profiles.definition.registrationFields;
-    // Only the registrationFields go on to the profile validator; any other extra key is ignored (CONTRACT 4).
-    const custom = req.is('application/x-www-form-urlencoded')
-      ? coerceFormValues(profiles.definition, names, body)
-      : Object.fromEntries(names.filter((name) => Object.hasOwn(body, name)).map((name) => [name, (body as Record<string, unknown>)[name]]));
+    const custom = customFieldsOf(req);
     const user = await auth.register({ email: body.email, password: body.password, username: body.username, firstName: body.firstName, lastName: body.lastName, custom });
     req.user = user;
     req.authInfo = { method: 'password', details: { role: user.role } };
@@ -134,5 +152,5 @@ export function createAuthController(container: Container) {
   /** A refused post of the sign-in or registration form gets its page back (status kept: 400, 401, 403, 409, 429). */
   const formErrorPages = formErrors({ '/login': redrawLogin, '/register': redrawRegister });
 
-  return { renderLogin, loginPage, registerPage, register, me, refresh, logout, logoutAll, seedAdmin, formErrorPages };
+  return { renderLogin, loginPage, registerPage, checkRegistration, register, me, refresh, logout, logoutAll, seedAdmin, formErrorPages };
 }

@@ -21,7 +21,7 @@ export function authRoutes(container: Container) {
   api.router.get('/register', auth.registerPage);
 
   api.post('/login', doc.login, limits.login, validated, authenticate(STRATEGY.local), issueSession('auth.login'));
-  api.post('/register', doc.register, limits.register, validated, auth.register, issueSession('auth.register', { status: 201 }));
+  api.post('/register', doc.register, limits.register, auth.checkRegistration, validated, auth.register, issueSession('auth.register', { status: 201 }));
   api.get('/me', doc.me, guards.requireAuth, auth.me);
   api.post('/refresh', doc.refresh, limits.refresh, auth.refresh);
   api.post('/logout', doc.logout, guards.optionalAuth, auth.logout);

@@ -261,6 +261,17 @@ describe('registration', () => {
       assert.equal(sneaky.body.user.internal_note, 'none');
     });
 
+    it('when standard and custom fields are both invalid, then one answer names them all (JSON and form)', async () => {
+      const app = appWith({ profileDefinition: definition });
+      const json = await request(app).post('/auth/register').send({ email: 'nope', password: PASSWORD, username: 'ab', company_size: 5000, plan: 'gold' });
+      assert.equal(json.status, 400);
+      assert.deepEqual(Object.keys(json.body.errors).sort(), ['company_size', 'email', 'plan', 'username']);
+      const form = await request(app).post('/auth/register').type('form').set('Accept', 'text/html').send({ email: uniqueEmail('both'), password: PASSWORD, username: 'ab', company_size: '5000', plan: 'pro' });
+      assert.equal(form.status, 400);
+      assert.match(form.text, /must be at most 1000/);
+      assert.match(form.text, /must be at least 3 characters/);
+    });
+
     it('when the registration form is shown and posted, then the custom fields are on it and coerced from text', async () => {
       const app = appWith({ profileDefinition: definition });
       const page = await request(app).get('/auth/register').set('Accept', 'text/html');
