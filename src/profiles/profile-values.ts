@@ -86,8 +86,10 @@ function checkString(field: NormalizedProfileField, raw: unknown): ScalarCheck {
   // The cap comes first so that no pattern ever runs on an oversized string (see ReDoS note above).
   if (raw.length > MAX_STRING_LENGTH) return { error: MESSAGES.atMostChars(MAX_STRING_LENGTH) };
   const { min, max, pattern } = field.validation ?? {};
-  if (min !== undefined && raw.length < min) return { error: MESSAGES.atLeastChars(min) };
-  if (max !== undefined && raw.length > max) return { error: MESSAGES.atMostChars(max) };
+  // Characters as a person counts them (code points): "😀" is one, not the two UTF-16 units of `length`.
+  const characters = min !== undefined || max !== undefined ? [...raw].length : 0;
+  if (min !== undefined && characters < min) return { error: MESSAGES.atLeastChars(min) };
+  if (max !== undefined && characters > max) return { error: MESSAGES.atMostChars(max) };
   if (pattern !== undefined && !matchesPattern(pattern, raw)) return { error: MESSAGES.formatInvalid };
   return { value: raw };
 }

@@ -41,6 +41,10 @@ describe('profile validator', () => {
       assert.equal(fieldError(nick, 'a'), 'must be at least 2 characters');
       assert.equal(fieldError(nick, 'abcde'), 'must be at most 4 characters');
       assert.equal(fieldError(nick, 'abcd'), undefined);
+      // Characters as a person counts them: an emoji is one, though it is two UTF-16 units.
+      assert.equal(fieldError(nick, '😀'), 'must be at least 2 characters');
+      assert.equal(fieldError(nick, '😀😀😀'), undefined);
+      assert.equal(fieldError(nick, '😀😀😀😀😀'), 'must be at most 4 characters');
     });
 
     it('when a number field gets a finite number, then it is stored', () => {
