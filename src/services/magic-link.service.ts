@@ -8,6 +8,7 @@ import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
+import { createBackgroundWork } from './background-work';
 import type { AuthUser } from '../auth/auth-user';
 import type { AuthUserRecords } from '../auth/auth-user-records';
 import { renderMagicLinkEmail } from '../mail/magic-link-email';
@@ -52,7 +53,7 @@ export function createMagicLinkService(deps: {
   const { config, sequelize, models, authUsers, mailer, settings, users } = deps;
   const log = deps.logger.child({ component: 'magic-link' });
   const secret = config.externalAuthSecret;
-  const pending = new Set<Promise<void>>();
+  const background = createBackgroundWork();
 
   function hashToken(token: string): string {
     return crypto.createHmac('sha256', secret ?? '').update(`magic-link\0${token}`).digest('hex');
@@ -105,9 +106,7 @@ export function createMagicLinkService(deps: {
     ]);
     const eligible = user ? user.active : security.allowRegistration.value;
     if (!eligible) return;
-    const work = issueAndSend(email, user?.tokenEpoch ?? 0, callbackURL);
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
+    background.start(() => issueAndSend(email, user?.tokenEpoch ?? 0, callbackURL));
   }
 
   /**
@@ -156,9 +155,7 @@ export function createMagicLinkService(deps: {
     requestLink,
     consume,
     /** Resolves when every link started so far has been stored and handed to the mailer (tests, shutdown). */
-    idle: async () => {
-      await Promise.allSettled([...pending]);
-    },
+    idle: background.idle,
   };
 }
 

@@ -12,6 +12,7 @@ import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
+import { createBackgroundWork } from './background-work';
 import { transactionWithRetry } from '../db/transaction-retry';
 import type { AuthUser } from '../auth/auth-user';
 import type { AuthUserRecords } from '../auth/auth-user-records';
@@ -81,7 +82,7 @@ export function createOtpService(deps: {
   const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
   // Counts while the shared store is failing: limiting degrades to this instance, never to none.
   const fallbackCounter = new MemoryStore();
-  const pending = new Set<Promise<void>>();
+  const background = createBackgroundWork();
 
   function hashCode(id: string, code: string): string {
     return crypto.createHmac('sha256', hmacKey).update(`${id}:${code}`).digest('hex');
@@ -115,10 +116,6 @@ export function createOtpService(deps: {
     return rate;
   }
 
-  function inBackground(work: Promise<void>): void {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
 
   async function deliver(email: string, code: string): Promise<void> {
     try {
@@ -153,7 +150,7 @@ export function createOtpService(deps: {
       await models.OtpCode.destroy({ where: { userEmail: email }, transaction });
       await models.OtpCode.create({ id, userEmail: email, code: hashCode(id, code), expiresAt: nowSeconds() + expiresIn }, { transaction });
     });
-    if (eligible) inBackground(deliver(email, code));
+    if (eligible) background.start(() => deliver(email, code));
     return { expiresIn, rate };
   }
 
@@ -210,9 +207,7 @@ export function createOtpService(deps: {
     requestCode,
     verify,
     /** Resolves when every mail started so far has been handed over (tests, shutdown). */
-    idle: async () => {
-      await Promise.allSettled([...pending]);
-    },
+    idle: background.idle,
   };
 }
 

@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import type { Mailer } from './mailer';
 import { AppError } from '../http/app-error';
+import { createBackgroundWork } from './background-work';
 import { escapeHtml } from '../mail/html';
 import { normalizeEmail } from './user.service';
 
@@ -47,7 +48,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
   const { config, sequelize, models, activity, mailer } = deps;
   const log = deps.logger.child({ component: 'password-reset' });
   /** Deliveries still running, so shutdown and tests can wait for them. */
-  const pending = new Set<Promise<void>>();
+  const background = createBackgroundWork();
 
   function resetLink(token: string): string {
     // Always BASE_URL: a forged Host / X-Forwarded-Host never reaches an emailed link.
@@ -93,10 +94,6 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     }
   }
 
-  function inBackground(work: Promise<void>): void {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
 
   /** Starts a reset for the email if it names an active account; the caller always answers the same. */
   async function requestReset(rawEmail: string, context: RequestContext): Promise<void> {
@@ -113,7 +110,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       context,
     );
     if (!eligible) return;
-    inBackground(deliver(user));
+    background.start(() => deliver(user));
   }
 
   /** The user a token currently belongs to, or null: unknown, used, expired, or the account is inactive. */
@@ -161,8 +158,6 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     /** True when the token can still be used (the form page says so before the user types). */
     isUsable: async (token: string) => (await findUsable(token)) !== null,
     /** Resolves when every background delivery started so far has finished. */
-    idle: async () => {
-      await Promise.allSettled([...pending]);
-    },
+    idle: background.idle,
   };
 }
