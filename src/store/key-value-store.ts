@@ -1,3 +1,14 @@
+/**
+ * The store could not be reached (down, not answering, or paused after a recent failure). A request that
+ * cannot do without the store answers 503 for it, as for an unreachable database (the error handler maps it).
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /** Result of an atomic counter increment: the new count and when its window ends (epoch ms). */
 export interface CounterState {
   count: number;

@@ -1,5 +1,5 @@
 import Redis, { ReplyError } from 'ioredis';
-import type { CounterState, KeyValueStore } from './key-value-store';
+import { StoreUnavailableError, type CounterState, type KeyValueStore } from './key-value-store';
 
 // INCR and the first PEXPIRE must be one step, or a crash between them leaves a counter that never resets.
 const INCREMENT_SCRIPT = `
@@ -126,20 +126,21 @@ export class RedisStore implements KeyValueStore {
   /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage. */
   private async run<T>(command: () => Promise<T>): Promise<T> {
     const now = Date.now();
-    if (now < this.unavailableUntil) throw new Error('Redis unavailable (recent failure), not tried');
+    if (now < this.unavailableUntil) throw new StoreUnavailableError('Redis unavailable (recent failure), not tried');
     const oldest = this.inFlight.values().next().value;
-    if (oldest !== undefined && now - oldest > UNANSWERED_MS) throw new Error('Redis not answering, not tried');
+    if (oldest !== undefined && now - oldest > UNANSWERED_MS) throw new StoreUnavailableError('Redis not answering, not tried');
     const id = this.nextCommandId++;
     this.inFlight.set(id, now);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
+      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
     });
     try {
       return await Promise.race([command(), timeout]);
     } catch (err) {
-      if (!(err instanceof ReplyError)) this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS;
-      throw err;
+      if (err instanceof ReplyError) throw err;
+      this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS;
+      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(`Redis unavailable: ${(err as Error).message}`, { cause: err });
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(id);

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { Writable } from 'node:stream';
+import net from 'node:net';
+import { createApp } from '../../src/app';
+import { RedisStore } from '../../src/store/redis-store';
 import { buildApp, ctx, resetDatabase, uniqueEmail } from '../support/context';
 import { createLogger } from '../../src/logger';
 import { makeUser, setCookies, payloadOf, tokenFor, PASSWORD } from '../support/auth';
@@ -60,6 +63,27 @@ describe('OAuth routes', () => {
   });
 
   describe('GET /auth/oauth/:provider', () => {
+    it('when the shared store (Redis) is unreachable, then starting a flow answers 503 with Retry-After, not 500', async () => {
+      const port = await new Promise<number>((resolve) => {
+        const probe = net.createServer().listen(0, '127.0.0.1', () => {
+          const { port: free } = probe.address() as net.AddressInfo;
+          probe.close(() => resolve(free));
+        });
+      });
+      const deadStore = new RedisStore(`redis://127.0.0.1:${port}`);
+      await assert.rejects(deadStore.connect());
+      const c = ctx();
+      try {
+        const app = createApp({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store: deadStore });
+        const res = await request(app).get('/auth/oauth/github');
+        assert.equal(res.status, 503);
+        assert.equal(res.headers['retry-after'], '5');
+        assert.deepEqual(res.body, { error: 'Service unavailable' });
+      } finally {
+        await deadStore.close();
+      }
+    });
+
     it('when GitHub is enabled, then it redirects to the provider with BASE_URL redirect_uri, the scopes, a 256-bit state and a PKCE S256 challenge, and binds the state by a Lax cookie', async () => {
       const res = await request(ctx().app).get('/auth/oauth/github').set('Host', 'evil.example').set('X-Forwarded-Host', 'evil.example');
 
