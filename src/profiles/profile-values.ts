@@ -223,8 +223,7 @@ function checkRecord(
 /**
  * Validates custom profile data. On success `value` is a new object holding only defined fields;
  * on failure `errors` maps `field` (or `parent.child`) to a message. Never throws.
- * With `only` (registration), validate the form first and apply defaults afterwards: defaulted keys
- * outside `only` would otherwise count as unknown.
+ * With `only` (registration), keys outside `only` count as unknown; apply the defaults of `only` first.
  */
 export function validateProfileData(
   def: NormalizedProfileDefinition,

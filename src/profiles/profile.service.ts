@@ -103,10 +103,6 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     return toView(userId, await models.UserProfile.findByPk(userId));
   }
 
-  /**
-   * Merges `customData` into the stored data and validates the merged result (so a required field
-   * already stored need not be sent again); built-in columns are replaced field by field.
-   */
   /** The custom data a patch leaves on top of the stored data, checked: field errors are a 400. */
   function checkedCustomData(stored: unknown, patch: Record<string, unknown>): Record<string, unknown> {
     // Defaults count as stored: a profile made before a field existed still satisfies its `required`.

@@ -1,16 +1,10 @@
-import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
-import { noStore } from '../auth/cookies';
+import { noStoreAll } from '../auth/cookies';
 import { STRATEGY } from '../auth/passport';
 import { createMagicLinkController } from '../controllers/magic-link.controller';
 import { MAGIC_LINK_ENDPOINTS as doc } from './magic-link.schemas';
 
-/** Links and the sessions they start are credentials: never cached. */
-const noStoreAll: RequestHandler = (_req, res, next) => {
-  noStore(res);
-  next();
-};
 
 /**
  * CONTRACT 4 magic links, mounted at /auth. The verify line is the usual sign-in line, with the session
@@ -21,6 +15,7 @@ export function magicLinkRoutes(container: Container) {
   const { limits, authenticate, issueSession, sessions } = container;
   const magicLink = createMagicLinkController(container);
   const api = createApiRouter(container.docs, '/auth');
+  // Links and the sessions they start are credentials.
   api.router.use(['/sign-in/magic-link', '/magic-link'], noStoreAll);
 
   api.post('/sign-in/magic-link', doc.request, limits.magicLink, validated, limits.magicLinkEmail, magicLink.request);

@@ -1,16 +1,10 @@
-import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createOAuthController } from '../controllers/oauth.controller';
-import { noStore } from '../auth/cookies';
+import { noStoreAll } from '../auth/cookies';
 import { STRATEGY } from '../auth/passport';
 import { OAUTH_ENDPOINTS as doc } from './oauth.schemas';
 
-/** Every answer here carries state, a credential or personal data: never cached. */
-const noStoreAll: RequestHandler = (_req, res, next) => {
-  noStore(res);
-  next();
-};
 
 /**
  * SPEC 4.3 and CONTRACT 4 (OAuth): sign-in and account linking with GitHub and Google. Mounted at
@@ -21,6 +15,7 @@ export function oauthRoutes(container: Container) {
   const { guards, limits, authenticate, issueSession } = container;
   const oauth = createOAuthController(container);
   const api = createApiRouter(container.docs, '/auth/oauth');
+  // Every answer here carries state, a credential or personal data.
   api.router.use(noStoreAll);
 
   // Before /:provider, so the literal path is not taken for a provider name.

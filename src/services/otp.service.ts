@@ -72,8 +72,9 @@ export function createOtpService(deps: {
   const { sequelize, models, authUsers, store, plugins, mailer, users } = deps;
 
   /**
-   * Whether an unknown email may become an account through a code: the plugin's own switch, and the
-   * service-wide registration setting, which every sign-in method respects (the first user ever excepted).
+   * Whether an unknown email is mailed a code that can make it an account: the plugin's own switch and the
+   * service-wide registration setting, which every sign-in method respects. (Verification also lets the
+   * first user ever in, as registration does; with registration closed, that one registers by the form.)
    */
   async function registrationOpen(pluginAllows: boolean): Promise<boolean> {
     return pluginAllows && (await deps.settings.getSecuritySettings()).allowRegistration.value;

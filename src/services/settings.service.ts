@@ -38,7 +38,7 @@ const KEYS = {
 
 /**
  * Admin-editable settings. Security values resolve environment → admin setting → default; an
- * environment value is a ceiling the admin cannot lift, so a stored admin value under it stays inactive.
+ * environment value overrides: a stored admin value has no effect while the variable is set.
  */
 export function createSettingsService(deps: { config: Config; models: Models; activity: ActivityService; store: KeyValueStore; logger: Logger }) {
   const { config, models, activity } = deps;

@@ -45,7 +45,6 @@ export interface AdminUserChanges {
   lastName?: string | null;
 }
 
-/** The admin making the change, and from where: both go to the activity log. */
 const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
 /**
  * What a search matches: a substring of the email, username, first or last name, case-insensitively.
