@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import net from 'node:net';
 import { MAX_REFRESH_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseDurationSeconds } from './duration';
+import { PASSWORD_LENGTH } from '../http/input-rules';
 
 /** Thrown when the environment is unusable; its message is the one line printed before exit. */
 export class ConfigError extends Error {}
@@ -70,7 +71,10 @@ const envSchema = z.object({
   EMAIL_FROM: optionalString,
   AUTH_CONFIG: optionalString,
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
-  ADMIN_PASSWORD: optionalString,
+  // As any password being set (input-rules' newPassword); checked here so a bad one stops the boot, not a request.
+  ADMIN_PASSWORD: optionalString.refine((v) => v === undefined || (v.length >= PASSWORD_LENGTH.min && v.length <= PASSWORD_LENGTH.max), {
+    message: `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`,
+  }),
   TRUST_PROXY: optionalString.refine(
     (v) => v === undefined || ['true', 'false'].includes(v) || /^\d+$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())),
     { message: 'must be true, false, a hop count, or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal' },

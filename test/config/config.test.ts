@@ -39,6 +39,7 @@ describe('configuration', () => {
       [{ EXTERNAL_AUTH_SECRET: 'short' }, 'EXTERNAL_AUTH_SECRET'],
       [{ BASE_URL: 'not a url' }, 'BASE_URL'],
       [{ ADMIN_EMAIL: 'nobody' }, 'ADMIN_EMAIL'],
+      [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
       [{ PASSWORD_PBKDF2_ITERATIONS: '10' }, 'PASSWORD_PBKDF2_ITERATIONS'],
     ];
     for (const [env, name] of cases) {
