@@ -2,7 +2,7 @@ import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Se
 import type { Models, Role, User } from '../models';
 import type { TokenService } from '../auth/token.service';
 import type { ActivityService } from './activity.service';
-import type { NewUserInput, UserService } from './user.service';
+import { USER_MESSAGES, type NewUserInput, type UserService } from './user.service';
 import { toPublicUser, type PublicUser } from '../auth/auth-user';
 import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
@@ -11,7 +11,8 @@ import { transactionWithRetry } from '../db/transaction-retry';
 export const USER_ADMIN_MESSAGES = {
   notFound: 'User not found',
   lastAdmin: 'This change would leave no active admin: promote or activate another admin first',
-  duplicate: 'User with this email or username already exists',
+  // The one message for a taken email or username, whichever service finds it (forms match on it).
+  duplicate: USER_MESSAGES.duplicate,
 } as const;
 
 /** A user as the admin API shows it (CONTRACT 4): never a hash, epoch or other internal field. */
