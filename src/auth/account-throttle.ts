@@ -66,7 +66,7 @@ export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logg
     await Promise.all([store.delete(failures), store.delete(blocked)]).catch(unavailable('failures not cleared'));
   }
 
-  return { check, recordFailure, clear, rule };
+  return { check, recordFailure, clear };
 }
 
 export type AccountThrottle = ReturnType<typeof createAccountThrottle>;

@@ -54,9 +54,4 @@ export const contentPolicy = {
   canDelete(actor: ContentActor, item: ContentItemFacts): boolean {
     return can(actor.role, 'delete:any-content') || (owns(actor, item) && can(actor.role, 'delete:own-content'));
   },
-
-  /** Whether the actor may delete some item at all (the route-level check before an item is loaded). */
-  mayDeleteAny(role: Role): boolean {
-    return can(role, 'delete:any-content') || can(role, 'delete:own-content');
-  },
 };

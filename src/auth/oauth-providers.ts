@@ -220,7 +220,7 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
     };
   }
 
-  return { enabled, known, resolve, callbackUrl, strategyFor, authorizationUrl, identityOf };
+  return { enabled, known, callbackUrl, strategyFor, authorizationUrl, identityOf };
 }
 
 export type OAuthProviders = ReturnType<typeof createOAuthProviders>;

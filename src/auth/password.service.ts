@@ -97,7 +97,7 @@ export function createPasswordService(options: { iterations: number; maxConcurre
     return verifyAgainstDummy(password);
   }
 
-  return { iterations, hash, verify, verifyAgainstDummy };
+  return { hash, verify, verifyAgainstDummy };
 }
 
 export type PasswordService = ReturnType<typeof createPasswordService>;

@@ -129,7 +129,7 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
     next();
   };
 
-  return { issue, isValidFor, protect };
+  return { issue, protect };
 }
 
 export type Csrf = ReturnType<typeof createCsrf>;

@@ -255,7 +255,7 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
     return (await load(name)).settings as unknown as PluginSettingsMap[N];
   }
 
-  return { names: [...definitions.keys()], definitionOf, list, get, update, check, isActive, settingsOf };
+  return { definitionOf, list, get, update, check, isActive, settingsOf };
 }
 
 export type PluginRegistry = ReturnType<typeof createPluginRegistry>;
