@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { deepFreeze } from '../util/deep-freeze';
 import jwt from 'jsonwebtoken';
 import type { Transaction } from 'sequelize';
 import type { Logger } from 'pino';
@@ -24,14 +25,6 @@ interface CacheEntry {
 
 /** How many recently verified tokens keep their parsed claims and cache entry in process (see verify). */
 const RECENT_TOKENS = 1000;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 const keys = {
   cache: (token: string) => `vc:${crypto.hash('sha256', token, 'hex')}`,

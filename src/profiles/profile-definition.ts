@@ -1,3 +1,4 @@
+import { deepFreeze } from '../util/deep-freeze';
 import { checkKnownProperties, normalizeFieldList, quoted } from './profile-field-rules';
 import {
   EMPTY_PROFILE_DEFINITION,
@@ -20,14 +21,6 @@ const DEFINITION_PROPERTIES: ReadonlySet<string> = new Set(['fields', 'registrat
 const AUTH_CONFIG_PROPERTIES: ReadonlySet<string> = new Set(['userProfile', 'default', '__esModule']);
 
 const AUTH_CONFIG_PREFIX = 'Invalid auth config';
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
 
 function checkRegistrationFields(raw: unknown, fields: readonly NormalizedProfileField[]): string[] {
   if (raw === undefined) return [];

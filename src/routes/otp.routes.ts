@@ -8,7 +8,7 @@ import { safeRedirect } from '../http/safe-redirect';
 import { AppError } from '../http/app-error';
 import { noStore } from '../auth/cookies';
 import { STRATEGY } from '../auth/passport';
-import { OTP_MESSAGES } from '../services/otp.service';
+import { OTP_MESSAGES, rateHeaders } from '../services/otp.service';
 import { loginResponse } from './auth.schemas';
 
 const requestBody = z.strictObject({ email, redirect: redirectField });
@@ -86,7 +86,7 @@ export function otpRoutes(container: Container) {
   const request: RequestHandler = async (req, res) => {
     const body = req.body as z.output<typeof requestBody>;
     const { expiresIn, rate } = await otp.requestCode(body.email);
-    res.set({ 'X-RateLimit-Limit': String(rate.limit), 'X-RateLimit-Remaining': String(rate.remaining), 'X-RateLimit-Reset': String(rate.reset) });
+    res.set(rateHeaders(rate));
     if (wantsPage(req)) return drawPage(req, res, 200, { step: 'code', values: { email: body.email }, message: OTP_MESSAGES.requested });
     res.json({ message: OTP_MESSAGES.requested, expiresIn });
   };

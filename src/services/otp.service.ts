@@ -47,7 +47,8 @@ function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-function rateHeaders(rate: OtpRateState): Record<string, string> {
+/** The hourly count as the headers every code request answers with, allowed or refused. */
+export function rateHeaders(rate: OtpRateState): Record<string, string> {
   return { 'X-RateLimit-Limit': String(rate.limit), 'X-RateLimit-Remaining': String(rate.remaining), 'X-RateLimit-Reset': String(rate.reset) };
 }
 
