@@ -85,7 +85,7 @@ export function createAuthController(container: Container) {
 
   /** The registration fields of a body (typed from text for a form); any other extra key is ignored (CONTRACT 4). */
   function customFieldsOf(req: Request): Record<string, unknown> {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = req.body as Record<string, unknown>;
     const names = profiles.definition.registrationFields;
     return req.is('application/x-www-form-urlencoded')
       ? coerceFormValues(profiles.definition, names, body)
@@ -97,7 +97,7 @@ export function createAuthController(container: Container) {
    * too, so one answer names every bad field (else a form would show its custom errors one round later).
    */
   const checkRegistration: RequestHandler = (req, _res, next) => {
-    const standard = AUTH_ENDPOINTS.register.body.safeParse(req.body ?? {});
+    const standard = AUTH_ENDPOINTS.register.body.safeParse(req.body);
     if (standard.success) return next();
     const custom = profiles.validateRegistration(customFieldsOf(req));
     throw AppError.validation({ ...(custom.ok ? {} : custom.errors), ...fieldErrors(standard.error) });

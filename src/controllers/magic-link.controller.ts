@@ -26,7 +26,7 @@ export function createMagicLinkController(container: Container) {
 
   // A refused form post comes back to the sign-in page with the error at the link form's field.
   const redrawRequest: FormRedraw = async (req, res, failure) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = req.body as Record<string, unknown>;
     const magicLink = { values: { email: typeof body.email === 'string' ? body.email : '' }, errors: failure.errors, error: failure.error };
     await renderLogin(res, failure.status, { magicLink, redirect: safeRedirect(body.callbackURL) });
   };

@@ -5,7 +5,7 @@ import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { parseOrThrow } from '../../http/validate';
 import { COLLECTIONS_ENDPOINTS } from '../../routes/collections.schemas';
 import { COLLECTION_MESSAGES, type CollectionInput } from '../../services/collection.service';
-import type { PageField } from './profile-form';
+import type { PageField } from './profile-page-fields';
 import { deletePost, formFields, lastValue, withMessage } from './form-input';
 
 const FIELDS: readonly PageField[] = [

@@ -7,7 +7,7 @@ import { CONTENT_ENDPOINTS } from '../../routes/content.schemas';
 import { contentPolicy, type ContentActor } from '../../auth/content-policy';
 import { CONTENT_STATUSES, type ContentStatus } from '../../models';
 import type { ContentInput, ContentListQuery, ContentView } from '../../services/content.service';
-import type { PageField } from './profile-form';
+import type { PageField } from './profile-page-fields';
 import { deletePost, formFields, lastValue, pageOf, withMessage } from './form-input';
 
 const STATUS_LABELS: Record<ContentStatus, string> = { draft: 'Draft', review: 'Review', published: 'Published' };

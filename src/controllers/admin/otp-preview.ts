@@ -30,7 +30,7 @@ export function otpPreview(settings: Record<string, unknown>): { html: string; c
  */
 export function createOtpPreviewEndpoint({ plugins }: Container): RequestHandler {
   return async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = req.body as Record<string, unknown>;
     const { settings, errors } = await plugins.check('otp-login', settingsFromForm(otpLoginPlugin, body));
     res.json({ html: otpPreview(settings).html, errors: errors ?? {} });
   };

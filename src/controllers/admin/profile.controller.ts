@@ -8,7 +8,7 @@ import { fieldErrors, parseOrThrow } from '../../http/validate';
 import { NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH, newPassword, signInPassword } from '../../http/input-rules';
 import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges } from '../../services/user-admin.service';
-import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-form';
+import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-page-fields';
 import { formFields, withMessage } from './form-input';
 
 const NAME_FIELDS: readonly PageField[] = [
@@ -47,8 +47,7 @@ export function createProfilePageController(container: Container) {
 
   /** Names through the user-admin service (only the name fields: role and active are not the user's to set), with the profile in the same transaction. */
   const update = formPost(async (req, res) => {
-    // A post without a body (no form fields at all) is an empty form, not a crash.
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = req.body as Record<string, unknown>;
     const names = USERS_ENDPOINTS.update.body.safeParse(formFields(body, ['username', 'firstName', 'lastName'], { empty: null }));
     const stored = await profiles.get(self(req));
     const profile = readProfileForm(profiles, body);

@@ -8,7 +8,7 @@ import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } f
 import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges, type AdminUserCreate, type UserListQuery } from '../../services/user-admin.service';
 import { ROLES } from '../../models';
-import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-form';
+import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-page-fields';
 import { checkbox, deletePost, formFields, lastValue, pageOf, withMessage } from './form-input';
 
 const roleOptions = ROLES.map((role) => ({ value: role, label: role }));
