@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import request from 'supertest';
 import { ctx } from '../support/context';
+import { closedPort } from '../support/ports';
 import { createUserWithToken } from '../support/users';
 import { createApp } from '../../src/app';
 import { RedisStore } from '../../src/store/redis-store';
 
 function claimsOf(token: string): { jti: string; exp: number } {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { jti: string; exp: number };
-}
-
-async function deadPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const me = (token: string) => request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${token}`);
@@ -61,7 +52,7 @@ describe('single-token revocation is durable (revoked_tokens + the store as a ma
 
   it('when the store is down, then logout still succeeds, the token stays refused, and the row waits to be copied', async () => {
     const c = ctx();
-    const store = new RedisStore(`redis://127.0.0.1:${await deadPort()}`);
+    const store = new RedisStore(`redis://127.0.0.1:${await closedPort()}`);
     await assert.rejects(store.connect());
     const app = createApp({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store });
     try {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import request from 'supertest';
 import { buildApp, ctx } from '../support/context';
+import { closedPort } from '../support/ports';
 import { createUserWithToken, tokenFor } from '../support/users';
 import { createApp } from '../../src/app';
 import { RedisStore } from '../../src/store/redis-store';
@@ -10,15 +10,6 @@ import { MemoryStore } from '../../src/store/memory-store';
 import { payloadOf } from '../support/auth';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function deadPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('token verification cache (SPEC 5.4)', () => {
   it('when a token is verified, then the result is cached under a hash of the whole token and served from there', async () => {
@@ -150,7 +141,7 @@ describe('token verification cache (SPEC 5.4)', () => {
 
   it('when the key-value store is down, then tokens are verified fully against the database, never assumed valid', async () => {
     const c = ctx();
-    const store = new RedisStore(`redis://127.0.0.1:${await deadPort()}`);
+    const store = new RedisStore(`redis://127.0.0.1:${await closedPort()}`);
     await assert.rejects(store.connect());
     const app = createApp({ config: c.config, logger: c.logger, sequelize: c.sequelize, models: c.models, store });
     try {

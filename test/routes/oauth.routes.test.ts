@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { Writable } from 'node:stream';
-import net from 'node:net';
 import { createApp } from '../../src/app';
 import { RedisStore } from '../../src/store/redis-store';
 import { buildApp, ctx, resetDatabase, uniqueEmail } from '../support/context';
+import { closedPort } from '../support/ports';
 import { createLogger } from '../../src/logger';
 import { makeUser, setCookies, payloadOf, tokenFor, PASSWORD } from '../support/auth';
 import {
@@ -64,13 +64,7 @@ describe('OAuth routes', () => {
 
   describe('GET /auth/oauth/:provider', () => {
     it('when the shared store (Redis) is unreachable, then starting a flow answers 503 with Retry-After, not 500', async () => {
-      const port = await new Promise<number>((resolve) => {
-        const probe = net.createServer().listen(0, '127.0.0.1', () => {
-          const { port: free } = probe.address() as net.AddressInfo;
-          probe.close(() => resolve(free));
-        });
-      });
-      const deadStore = new RedisStore(`redis://127.0.0.1:${port}`);
+      const deadStore = new RedisStore(`redis://127.0.0.1:${await closedPort()}`);
       await assert.rejects(deadStore.connect());
       const c = ctx();
       try {

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { ctx } from '../support/context';
+import { closedPort } from '../support/ports';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
@@ -27,15 +28,6 @@ function capturingLogger() {
     },
   });
   return { logger: createLogger('info', sink), lines };
-}
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('mailer', () => {

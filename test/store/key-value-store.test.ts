@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import { MemoryStore } from '../../src/store/memory-store';
 import { RedisStore } from '../../src/store/redis-store';
 import type { KeyValueStore } from '../../src/store';
+import { closedPort } from '../support/ports';
 
 type ClearableStore = KeyValueStore & { clear(): Promise<void> };
 
@@ -77,13 +77,7 @@ for (const [kind, create] of implementations) {
 
 describe('key-value store (redis unreachable)', () => {
   it('when Redis is down, then calls fail fast instead of hanging', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as net.AddressInfo;
-        probe.close(() => resolve(free));
-      });
-    });
-    const store = new RedisStore(`redis://127.0.0.1:${port}`);
+    const store = new RedisStore(`redis://127.0.0.1:${await closedPort()}`);
     await assert.rejects(store.connect());
     const started = Date.now();
     await assert.rejects(store.get('x'));

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { RedisStore } from '../../src/store/redis-store';
+import { closedPort } from './ports';
 
 /** A private redis-server for fault tests: its URL and process (never the shared Redis on 6379). */
 export interface PrivateRedis {
@@ -14,18 +14,9 @@ export function redisServerAvailable(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
-/** A free loopback port. */
-export async function sparePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** Starts a redis-server without persistence on the port (a spare one by default) and waits until it answers. */
 export async function startRedis(port?: number): Promise<PrivateRedis> {
-  const chosen = port ?? (await sparePort());
+  const chosen = port ?? (await closedPort());
   const child = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
     stdio: 'ignore',
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import request from 'supertest';
 import { buildApp, ctx } from '../../support/context';
+import { closedPort } from '../../support/ports';
 import { formBody, location, signedIn, type PageSession } from '../../support/admin-pages';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink';
 import { tokenFor } from '../../support/users';
@@ -18,15 +18,6 @@ function inputTag(html: string, name: string): string {
 
 async function storedSettings(name: string): Promise<Record<string, unknown> | undefined> {
   return (await ctx().models.Plugin.findByPk(name))?.settings as Record<string, unknown> | undefined;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('admin pages: plugins', () => {
