@@ -3,13 +3,20 @@ import { DatabaseError, UniqueConstraintError, type Sequelize, type Transaction 
 // MariaDB/MySQL: deadlock victim, lock wait timeout. The transaction was rolled back as a whole, so
 // running it again is safe.
 const RETRYABLE_MYSQL_ERRNOS = new Set([1213, 1205]);
+/** The most a retry waits per attempt already made (ms), chosen at random below it. */
+const RETRY_PAUSE_MS = 10;
+
+/** A transaction the database gave up on for contention (deadlock victim, lock wait timeout): the client may try again. */
+export function isContention(err: unknown): boolean {
+  if (!(err instanceof DatabaseError)) return false;
+  const errno = (err as DatabaseError & { parent?: { errno?: number } }).parent?.errno;
+  return errno !== undefined && RETRYABLE_MYSQL_ERRNOS.has(errno);
+}
 
 function isRetryable(err: unknown, options: RetryOptions): boolean {
   if (options.retryOnUniqueViolation && err instanceof UniqueConstraintError) return true;
   if (options.retryWhen?.(err)) return true;
-  if (!(err instanceof DatabaseError)) return false;
-  const errno = (err as DatabaseError & { parent?: { errno?: number } }).parent?.errno;
-  return errno !== undefined && RETRYABLE_MYSQL_ERRNOS.has(errno);
+  return isContention(err);
 }
 
 export interface RetryOptions {
@@ -31,12 +38,15 @@ export async function transactionWithRetry<T>(
   work: (transaction: Transaction) => Promise<T>,
   options: RetryOptions = {},
 ): Promise<T> {
-  const attempts = options.attempts ?? 3;
+  const attempts = options.attempts ?? 6;
   for (let attempt = 1; ; attempt++) {
     try {
       return await sequelize.transaction((transaction) => work(transaction));
     } catch (err) {
       if (attempt >= attempts || !isRetryable(err, options)) throw err;
+      // A short random pause: writers that deadlocked together would otherwise meet again at once. Each
+      // deadlock lets at least one of them through, so a handful of attempts serves a burst of five.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_PAUSE_MS * attempt));
     }
   }
 }

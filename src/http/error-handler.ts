@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { BaseError as SequelizeError, ConnectionError, TimeoutError } from 'sequelize';
 import { AppError } from './app-error';
 import { StoreUnavailableError } from '../store/key-value-store';
+import { isContention } from '../db/transaction-retry';
 import { isBrowserRequest } from './negotiation';
 
 interface BodyParserError {
@@ -32,7 +33,8 @@ function toAppError(err: unknown): AppError | undefined {
   if (parserError?.expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return new AppError(parserError.status, parserError.status === 400 ? 'Request body could not be read' : 'Request body refused');
   }
-  if (isDatabaseUnavailable(err) || err instanceof StoreUnavailableError) return AppError.serviceUnavailable();
+  // Contention that outlasted the retries is the database being busy, not a fault of the request: try again.
+  if (isDatabaseUnavailable(err) || isContention(err) || err instanceof StoreUnavailableError) return AppError.serviceUnavailable();
   return undefined;
 }
 

@@ -3,7 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import request from 'supertest';
+import express from 'express';
+import { DatabaseError } from 'sequelize';
 import { ctx } from '../support/context';
+import { errorHandler } from '../../src/http/error-handler';
 
 /**
  * Sends raw bytes with the given Content-Encoding over a real socket (superagent would re-serialize a
@@ -70,5 +73,21 @@ describe('error handler: malformed requests', () => {
     assert.ok(bomb.length < 10_000);
     const res = await postEncoded('/auth/login', 'gzip', bomb);
     assert.equal(res.status, 413);
+  });
+});
+
+describe('error handler: contention', () => {
+  it('when a transaction stays a deadlock victim through its retries, then 503 with Retry-After, not 500', async () => {
+    const app = express();
+    app.get('/busy', () => {
+      throw new DatabaseError(Object.assign(new Error('Deadlock found when trying to get lock'), { errno: 1213, sql: 'DELETE …' }) as never);
+    });
+    app.use(errorHandler);
+
+    const res = await request(app).get('/busy').set('Accept', 'application/json');
+
+    assert.equal(res.status, 503);
+    assert.equal(res.headers['retry-after'], '5');
+    assert.deepEqual(res.body, { error: 'Service unavailable' });
   });
 });
