@@ -71,6 +71,11 @@ export function createOtpService(deps: {
   logger: Logger;
 }) {
   const { sequelize, models, authUsers, store, plugins, mailer, users } = deps;
+  const log = deps.logger.child({ component: 'otp' });
+  const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
+  // Counts while the shared store is failing: limiting degrades to this instance, never to none.
+  const fallbackCounter = new MemoryStore();
+  const background = createBackgroundWork();
 
   /**
    * Whether an unknown email is mailed a code that can make it an account: the plugin's own switch and the
@@ -80,11 +85,6 @@ export function createOtpService(deps: {
   async function registrationOpen(pluginAllows: boolean): Promise<boolean> {
     return pluginAllows && (await deps.settings.getSecuritySettings()).allowRegistration.value;
   }
-  const log = deps.logger.child({ component: 'otp' });
-  const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
-  // Counts while the shared store is failing: limiting degrades to this instance, never to none.
-  const fallbackCounter = new MemoryStore();
-  const background = createBackgroundWork();
 
   function hashCode(id: string, code: string): string {
     return crypto.createHmac('sha256', hmacKey).update(`${id}:${code}`).digest('hex');
@@ -117,7 +117,6 @@ export function createOtpService(deps: {
     }
     return rate;
   }
-
 
   async function deliver(email: string, code: string): Promise<void> {
     try {

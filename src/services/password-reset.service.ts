@@ -94,7 +94,6 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     }
   }
 
-
   /** Starts a reset for the email if it names an active account; the caller always answers the same. */
   async function requestReset(rawEmail: string, context: RequestContext): Promise<void> {
     const email = normalizeEmail(rawEmail);
