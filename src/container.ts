@@ -72,12 +72,12 @@ export function createContainer(deps: AppDependencies) {
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
-  const users = createUserService({ sequelize, models, passwords, profiles });
+  const users = createUserService({ sequelize, models, passwords, profiles, settings });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
   const account = createAccountService({ sequelize, models, passwords, tokens, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
-  const auth = createAuthService({ config, users, tokens, settings, activity, profiles });
+  const auth = createAuthService({ config, users, tokens, activity, profiles });
   const accountThrottle = createAccountThrottle({ store, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
@@ -90,7 +90,7 @@ export function createContainer(deps: AppDependencies) {
   const magicLinks = createMagicLinkService({ config, sequelize, models, authUsers, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
-  const oauth = createOAuthService({ sequelize, models, users, settings, activity, providers: oauthProviders });
+  const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });

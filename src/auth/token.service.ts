@@ -109,6 +109,14 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     }
   }
 
+  /**
+   * The user a token of ours names, its signature checked and its expiry not (CSRF binds its token to the
+   * auth cookie's user, and an expired cookie still acts on logout). Null for anything we did not sign.
+   */
+  function signedSubject(token: string): string | null {
+    return decode(token, true)?.sub ?? null;
+  }
+
   /** Signs a token for the user with the resolved lifetime. */
   async function issue(user: Pick<User, 'id' | 'email' | 'role' | 'tokenEpoch'>): Promise<IssuedToken> {
     const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
@@ -230,7 +238,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     }
   }
 
-  return { signingKey: key, algorithm: ALGORITHM, issue, verify, checkForRefresh, revokeToken, revokeAllForUser, userChanged };
+  return { signedSubject, issue, verify, checkForRefresh, revokeToken, revokeAllForUser, userChanged };
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;

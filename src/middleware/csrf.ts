@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
 import { AUTH_COOKIE } from '../auth/credentials';
@@ -49,7 +48,7 @@ function sameText(a: string, b: string): boolean {
  * user. It travels in the `csrf_token` cookie (readable by the page) and must come back in the
  * `X-CSRF-Token` header or the `_csrf` form field.
  */
-export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 'signingKey' | 'algorithm'> }) {
+export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 'signedSubject'> }) {
   const macKey = crypto.createSecretKey(Buffer.from(deps.secret, 'utf8'));
 
   function mac(nonce: string, userId: string): string {
@@ -70,25 +69,12 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
   }
 
   /**
-   * The user an auth cookie speaks for: its signature is checked (expiry is not, an expired cookie still
-   * acts on logout). A cookie that is not ours authenticates nobody, so there is nothing to forge.
-   */
-  function cookieUserId(cookie: string): string | null {
-    try {
-      const payload = jwt.verify(cookie, deps.tokens.signingKey, { algorithms: [deps.tokens.algorithm], ignoreExpiration: true });
-      return typeof payload === 'object' && typeof payload.sub === 'string' ? payload.sub : null;
-    } catch {
-      return null;
-    }
-  }
-
-  /**
    * The user the request's cookie credential speaks for: the `auth_token` cookie, else the server session
    * of a magic-link sign-in (`auth_session`, loaded before this middleware). Null without either.
    */
   function cookieCredentialUserId(req: Request, cookies: Record<string, unknown>): string | null {
     const authCookie = cookies[AUTH_COOKIE];
-    const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? cookieUserId(authCookie) : null;
+    const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? deps.tokens.signedSubject(authCookie) : null;
     return tokenUser ?? req.serverSession?.auth?.userId ?? null;
   }
 

@@ -4,7 +4,6 @@ import type { IssuedToken, TokenService } from '../auth/token.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
-import type { SettingsService } from './settings.service';
 import { USER_MESSAGES, type UserService } from './user.service';
 import { AppError } from '../http/app-error';
 
@@ -34,11 +33,10 @@ export function createAuthService(deps: {
   config: Config;
   users: UserService;
   tokens: TokenService;
-  settings: SettingsService;
   activity: ActivityService;
   profiles: Pick<ProfileService, 'validateRegistration'>;
 }) {
-  const { config, users, tokens, settings, activity, profiles } = deps;
+  const { config, users, tokens, activity, profiles } = deps;
 
   /**
    * POST /auth/register: 403 while registration is off (unless this is the very first user). Returns the
@@ -47,8 +45,7 @@ export function createAuthService(deps: {
   async function register(input: RegistrationInput): Promise<AuthUser> {
     const custom = profiles.validateRegistration(input.custom);
     if (!custom.ok) throw AppError.validation(custom.errors);
-    const { allowRegistration } = await settings.getSecuritySettings();
-    const user = await users.createUser(
+    const user = await users.signUp(
       {
         email: input.email,
         password: input.password,
@@ -57,7 +54,6 @@ export function createAuthService(deps: {
         lastName: input.lastName,
         profile: custom.value,
       },
-      { onlyIf: allowRegistration.value ? undefined : 'first-user' },
     );
     return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: custom.value };
   }

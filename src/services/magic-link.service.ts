@@ -47,7 +47,7 @@ export function createMagicLinkService(deps: {
   authUsers: AuthUserRecords;
   mailer: Mailer;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
-  users: Pick<UserService, 'createUser'>;
+  users: Pick<UserService, 'signUp'>;
   logger: Logger;
 }) {
   const { config, sequelize, models, authUsers, mailer, settings, users } = deps;
@@ -133,9 +133,8 @@ export function createMagicLinkService(deps: {
     let record = await authUsers.byEmail(email);
     let created = false;
     if (!record) {
-      const { allowRegistration } = await settings.getSecuritySettings();
       try {
-        await users.createUser({ email }, { onlyIf: allowRegistration.value ? undefined : 'first-user' });
+        await users.signUp({ email });
         created = true;
       } catch (err) {
         if (err instanceof AppError && err.status === 403) return fail('registration_disabled', email);

@@ -7,7 +7,6 @@ import { transactionWithRetry } from '../db/transaction-retry';
 import { PROVIDER_LABELS, type OAuthIdentity, type OAuthProviders } from '../auth/oauth-providers';
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import type { ActivityService } from './activity.service';
-import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
 
 /** Why a callback did not sign in or link (activity details; `OAUTH_OUTCOME_MESSAGES` has what the user reads). */
@@ -72,12 +71,11 @@ function isRace(err: unknown): boolean {
 export function createOAuthService(deps: {
   sequelize: Sequelize;
   models: Models;
-  users: Pick<UserService, 'createUser'>;
-  settings: Pick<SettingsService, 'getSecuritySettings'>;
+  users: Pick<UserService, 'signUp'>;
   activity: ActivityService;
   providers: Pick<OAuthProviders, 'enabled' | 'known'>;
 }) {
-  const { sequelize, models, users, settings, activity, providers } = deps;
+  const { sequelize, models, users, activity, providers } = deps;
   const withProfile = { include: [{ model: models.UserProfile, as: 'profile' }] };
 
   async function userById(id: string, transaction?: Transaction): Promise<User | null> {
@@ -118,13 +116,11 @@ export function createOAuthService(deps: {
       return { ok: true, user: existing, created: false, linked: true };
     }
 
-    const { allowRegistration } = await settings.getSecuritySettings();
     let created: User;
     try {
-      created = await users.createUser(
+      created = await users.signUp(
         { email, ...splitName(identity.name), avatarUrl: identity.avatarUrl },
         {
-          onlyIf: allowRegistration.value ? undefined : 'first-user',
           // The user and their link are one transaction: no account without its link, no link without its account.
           afterInsert: async (user, transaction) => void (await newLink(user.id, identity, transaction)),
         },

@@ -67,7 +67,7 @@ export function createOtpService(deps: {
   plugins: Pick<PluginRegistry, 'settingsOf'>;
   mailer: Mailer;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
-  users: Pick<UserService, 'createUser'>;
+  users: Pick<UserService, 'signUp'>;
   logger: Logger;
 }) {
   const { sequelize, models, authUsers, store, plugins, mailer, users } = deps;
@@ -187,9 +187,8 @@ export function createOtpService(deps: {
     let created = false;
     if (!record) {
       if (!settings.allowNewUserRegistration) return fail('registration_disabled');
-      const { allowRegistration } = await deps.settings.getSecuritySettings();
       try {
-        await users.createUser({ email }, { onlyIf: allowRegistration.value ? undefined : 'first-user' });
+        await users.signUp({ email });
         created = true;
       } catch (err) {
         if (err instanceof AppError && err.status === 403) return fail('registration_disabled');

@@ -3,6 +3,7 @@ import { UniqueConstraintError, fn, col, where as sqlWhere, type Sequelize, type
 import type { Models, Role, User } from '../models';
 import type { PasswordService } from '../auth/password.service';
 import type { ProfileService } from '../profiles/profile.service';
+import type { SettingsService } from './settings.service';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
 
@@ -86,8 +87,9 @@ export function createUserService(deps: {
   models: Models;
   passwords: PasswordService;
   profiles: Pick<ProfileService, 'createForUser'>;
+  settings: Pick<SettingsService, 'getSecuritySettings'>;
 }) {
-  const { sequelize, models, passwords, profiles } = deps;
+  const { sequelize, models, passwords, profiles, settings } = deps;
   const dialect = sequelize.getDialect();
 
   /**
@@ -213,6 +215,16 @@ export function createUserService(deps: {
     }
   }
 
+  /**
+   * A user signing themselves up, by any method (the form, a one-time code, a magic link, a provider):
+   * allowed while the service-wide "Allow registration" is on, and always for the very first user. The one
+   * place that rule lives; refused with 403 "Registration is currently disabled".
+   */
+  async function signUp(input: NewUserInput, options: Pick<CreateUserOptions, 'afterInsert'> = {}): Promise<User> {
+    const { allowRegistration } = await settings.getSecuritySettings();
+    return createUser(input, { ...options, onlyIf: allowRegistration.value ? undefined : 'first-user' });
+  }
+
   /** Whether any admin exists (a quick pre-check; createUser's `no-admin` is the atomic one). */
   async function adminExists(): Promise<boolean> {
     return (await models.User.count({ where: { role: 'admin' } })) > 0;
@@ -223,7 +235,7 @@ export function createUserService(deps: {
     return (await models.User.count()) > 0;
   }
 
-  return { createUser, adminExists, anyUserExists };
+  return { createUser, signUp, adminExists, anyUserExists };
 }
 
 export type UserService = ReturnType<typeof createUserService>;

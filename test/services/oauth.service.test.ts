@@ -28,10 +28,10 @@ function service() {
   const activity = createActivityService({ sequelize, models, logger });
   const plugins = createPluginRegistry({ models, activity });
   const profiles = createProfileService({ definition: EMPTY_PROFILE_DEFINITION, models, tokens: {} as TokenService, activity });
-  const users = createUserService({ sequelize, models, passwords: createPasswordService({ iterations: config.passwordIterations }), profiles });
   const settings = createSettingsService({ config, models, activity, store, logger });
+  const users = createUserService({ sequelize, models, passwords: createPasswordService({ iterations: config.passwordIterations }), profiles, settings });
   const providers = createOAuthProviders({ config, plugins, store });
-  return createOAuthService({ sequelize, models, users, settings, activity, providers });
+  return createOAuthService({ sequelize, models, users, activity, providers });
 }
 
 function identity(overrides: Partial<OAuthIdentity> = {}): OAuthIdentity {

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Response } from 'supertest';
 import { ctx } from './context';
 import { createTestUser, tokenFor, type TestUserOverrides } from './users';
@@ -15,9 +14,8 @@ export interface PageSession {
 /** The cookies a browser holds after signing in as this (existing) user. */
 export async function sessionFor(user: User): Promise<PageSession> {
   const c = ctx();
-  // Issuing a CSRF token needs only the secret (the key is for reading auth cookies): the app's own.
-  const signingKey = crypto.createSecretKey(Buffer.from(c.config.jwtSecret, 'utf8'));
-  const csrf = createCsrf({ secret: c.config.jwtSecret, tokens: { signingKey, algorithm: 'HS256' } }).issue(user.id);
+  // Issuing a CSRF token needs only the secret (the token service is for reading auth cookies): the app's own.
+  const csrf = createCsrf({ secret: c.config.jwtSecret, tokens: { signedSubject: () => null } }).issue(user.id);
   const token = await tokenFor(user);
   return { user, cookie: `auth_token=${token}; csrf_token=${encodeURIComponent(csrf)}`, csrf };
 }
