@@ -3,6 +3,7 @@ import { Strategy } from 'passport-strategy';
 import { AuthorizationError, TokenError, type VerifyCallback } from 'passport-oauth2';
 import { AppError } from '../http/app-error';
 import { requestContext } from '../http/request-context';
+import { withNotice } from '../http/pages';
 import { toAuthUser } from './auth-user';
 import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from './oauth-providers';
 import type { OAuthStateStore, StateFailureReason } from './oauth-state';
@@ -22,10 +23,6 @@ export const OAUTH_CALLBACK_MESSAGES = {
 } as const;
 
 type CallbackFailureReason = OAuthRefusal | StateFailureReason | 'missing_code' | 'provider_denied' | 'provider_error' | 'token_failed' | 'profile_failed' | 'provider_disabled' | 'other_user';
-
-function withNotice(path: string, key: 'error' | 'message', text: string): string {
-  return `${path}?${key}=${encodeURIComponent(text)}`;
-}
 
 /** Which step of passport-oauth2 failed, for the activity row (the user reads one message for all). */
 function providerFailure(err: unknown): CallbackFailureReason {

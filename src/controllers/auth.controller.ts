@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { formErrors, notice, renderForm, wantsPage, type FormRedraw, type FormState } from '../http/pages';
+import { formErrors, notice, renderForm, wantsPage, type FormRedraw, withNotice, type FormState } from '../http/pages';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
 import { extractToken } from '../auth/credentials';
 import { coerceFormValues } from '../profiles/profile-form';
@@ -128,7 +128,7 @@ export function createAuthController(container: Container) {
     cookies.clear(res);
     await sessions.end(req, res);
     if (wantsPage(req)) {
-      res.redirect(302, `/auth/login?message=${encodeURIComponent(SIGNED_OUT)}`);
+      res.redirect(302, withNotice('/auth/login', 'message', SIGNED_OUT));
       return;
     }
     res.json({ success: true });

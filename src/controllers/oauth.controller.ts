@@ -1,17 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
-import { wantsPage } from '../http/pages';
+import { wantsPage, withNotice } from '../http/pages';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { PROVIDER_LABELS } from '../auth/oauth-providers';
 import { LINK_LANDING } from '../auth/oauth.strategy';
 import { OAUTH_SERVICE_MESSAGES } from '../services/oauth.service';
 import type { ProviderBody } from '../routes/oauth.schemas';
-
-function profileNotice(key: 'message' | 'error', text: string): string {
-  return `${LINK_LANDING}?${key}=${encodeURIComponent(text)}`;
-}
 
 /** Handlers of /auth/oauth besides the callback (a strategy + the session step do that). */
 export function createOAuthController({ oauth, oauthProviders }: Container) {
@@ -37,7 +33,7 @@ export function createOAuthController({ oauth, oauthProviders }: Container) {
     const { provider } = req.body as ProviderBody;
     await oauth.unlink((req.user as Express.User).id, provider, requestContext(req));
     const label = PROVIDER_LABELS[oauthProviders.known(provider)];
-    if (wantsPage(req)) return res.redirect(302, profileNotice('message', OAUTH_SERVICE_MESSAGES.unlinked(label)));
+    if (wantsPage(req)) return res.redirect(302, withNotice(LINK_LANDING, 'message', OAUTH_SERVICE_MESSAGES.unlinked(label)));
     res.json({ success: true });
   };
 
@@ -45,7 +41,7 @@ export function createOAuthController({ oauth, oauthProviders }: Container) {
   const profileFormErrors: ErrorRequestHandler = (err, req, res, next) => {
     if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'POST' || !wantsPage(req)) return next(err);
     const fields = Object.values(err.options.errors ?? {});
-    res.redirect(302, profileNotice('error', fields.length > 0 ? `${err.message}: ${fields.join(', ')}` : err.message));
+    res.redirect(302, withNotice(LINK_LANDING, 'error', fields.length > 0 ? `${err.message}: ${fields.join(', ')}` : err.message));
   };
 
   return { start, accounts, link, unlink, profileFormErrors };

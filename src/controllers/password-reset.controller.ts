@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
-import { formErrors, notice, renderForm, wantsPage, type FormRedraw } from '../http/pages';
+import { formErrors, notice, renderForm, wantsPage, withNotice, type FormRedraw } from '../http/pages';
 import { noStore } from '../auth/cookies';
 import { RESET_MESSAGES } from '../services/password-reset.service';
 import type { ResetBody, ResetRequestBody } from '../routes/password-reset.schemas';
@@ -24,7 +24,7 @@ export function createPasswordResetController({ passwordReset }: Container) {
   // of the few requests the limit allows.
   const requestReset: RequestHandler = async (req, res) => {
     await passwordReset.requestReset((req.body as ResetRequestBody).email, requestContext(req));
-    if (wantsPage(req)) res.redirect(303, `/auth/forgot-password?message=${encodeURIComponent(RESET_MESSAGES.requested)}`);
+    if (wantsPage(req)) res.redirect(303, withNotice('/auth/forgot-password', 'message', RESET_MESSAGES.requested));
     else res.json({ message: RESET_MESSAGES.requested });
   };
 
@@ -41,7 +41,7 @@ export function createPasswordResetController({ passwordReset }: Container) {
     const { token, password } = req.body as ResetBody;
     await passwordReset.resetPassword(token, password, requestContext(req));
     noStore(res);
-    if (wantsPage(req)) res.redirect(302, `/auth/login?message=${encodeURIComponent(RESET_DONE)}`);
+    if (wantsPage(req)) res.redirect(302, withNotice('/auth/login', 'message', RESET_DONE));
     else res.json({ message: RESET_MESSAGES.done });
   };
 

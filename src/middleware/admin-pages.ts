@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { can, type Permission } from '../auth/permissions';
 import { noStore } from '../auth/cookies';
-import { notice } from '../http/pages';
+import { notice, withNotice } from '../http/pages';
 import { GUARD_MESSAGES, type Guards } from './guards';
 import { isPlainObject } from '../profiles/profile-types';
 
@@ -61,7 +61,7 @@ export function createAdminPages(deps: { guards: Pick<Guards, 'optionalAuth'> })
     (permission: Permission | null): RequestHandler =>
     (req, res, next) => {
       if (permission !== null && !can((req.user as Express.User).role, permission)) {
-        return res.redirect(302, `/auth/login?error=${encodeURIComponent(GUARD_MESSAGES.forbidden)}`);
+        return res.redirect(302, withNotice('/auth/login', 'error', GUARD_MESSAGES.forbidden));
       }
       next();
     };

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
-import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
 import { parseOrThrow } from '../../http/validate';
 import { COLLECTIONS_ENDPOINTS } from '../../routes/collections.schemas';
 import { COLLECTION_MESSAGES, type CollectionInput } from '../../services/collection.service';
 import type { PageField } from './profile-page-fields';
-import { deletePost, formFields, lastValue, withMessage } from './form-input';
+import { deletePost, formFields, lastValue } from './form-input';
 
 const FIELDS: readonly PageField[] = [
   { name: 'name', label: 'Name', type: 'text', required: true, maxlength: 100 },
@@ -37,7 +37,7 @@ export function createCollectionsPageController({ collections }: Container) {
   const create = formPost(async (req, res) => {
     const input = parseOrThrow(COLLECTIONS_ENDPOINTS.create.body, collectionInput(req.body)) as CollectionInput;
     const created = await collections.create(input).catch(nameTaken);
-    res.redirect(303, withMessage('/admin/collections', `Collection ${created.name} created`));
+    res.redirect(303, withNotice('/admin/collections', 'message', `Collection ${created.name} created`));
   }, redrawList);
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
@@ -51,14 +51,14 @@ export function createCollectionsPageController({ collections }: Container) {
   const update = formPost(async (req, res) => {
     const input = parseOrThrow(COLLECTIONS_ENDPOINTS.update.body, collectionInput(req.body)) as Partial<CollectionInput>;
     const updated = await collections.update(req.params.id as string, input).catch(nameTaken);
-    res.redirect(303, withMessage('/admin/collections', `Collection ${updated.name} saved`));
+    res.redirect(303, withNotice('/admin/collections', 'message', `Collection ${updated.name} saved`));
   }, redrawEdit);
 
   const remove = deletePost({ path: '/admin/collections', gone: 'That collection was already deleted' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     const collection = await collections.get(req.params.id as string);
     await collections.remove(collection.id);
-    res.redirect(303, withMessage('/admin/collections', `Collection ${collection.name} deleted; its items stay, without a collection`));
+    res.redirect(303, withNotice('/admin/collections', 'message', `Collection ${collection.name} deleted; its items stay, without a collection`));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: 'The collection was not deleted.', errors: failure.errors }));
 
   return { list, create, editForm, update, remove };

@@ -1,14 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
-import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
 import { parseOrThrow } from '../../http/validate';
 import { CONTENT_ENDPOINTS } from '../../routes/content.schemas';
 import { contentPolicy, type ContentActor } from '../../auth/content-policy';
 import { CONTENT_STATUSES, type ContentStatus } from '../../models';
 import type { ContentInput, ContentListQuery, ContentView } from '../../services/content.service';
 import type { PageField } from './profile-page-fields';
-import { deletePost, formFields, lastValue, pageOf, withMessage } from './form-input';
+import { deletePost, formFields, lastValue, pageOf } from './form-input';
 
 const STATUS_LABELS: Record<ContentStatus, string> = { draft: 'Draft', review: 'Review', published: 'Published' };
 const OPTIONAL_INPUTS = ['body', 'status', 'collectionId'] as const;
@@ -69,7 +69,7 @@ export function createContentPageController({ content, collections }: Container)
   const create = formPost(async (req, res) => {
     const input = parseOrThrow(CONTENT_ENDPOINTS.create.body, contentInput(req.body)) as ContentInput;
     const item = await content.create(actorOf(req), input);
-    res.redirect(303, withMessage(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'Content created'));
+    res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'message', 'Content created'));
   }, redrawNew);
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
@@ -89,13 +89,13 @@ export function createContentPageController({ content, collections }: Container)
   const update = formPost(async (req, res) => {
     const input = parseOrThrow(CONTENT_ENDPOINTS.update.body, contentInput(req.body)) as Partial<ContentInput>;
     const item = await content.update(actorOf(req), req.params.id as string, input);
-    res.redirect(303, withMessage(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'Changes saved'));
+    res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'message', 'Changes saved'));
   }, redrawEdit);
 
   const remove = deletePost({ path: '/admin/content', gone: 'That item was already deleted' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     await content.remove(actorOf(req), req.params.id as string);
-    res.redirect(303, withMessage('/admin/content', 'Content deleted'));
+    res.redirect(303, withNotice('/admin/content', 'message', 'Content deleted'));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.errors.confirm ? 'The item was not deleted.' : failure.error, errors: failure.errors }));
 
   return { list, newForm, create, editForm, update, remove };

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ZodType } from 'zod';
 import { AppError } from '../../http/app-error';
-import { formPost, type FormRedraw } from '../../http/pages';
+import { formPost, withNotice, type FormRedraw } from '../../http/pages';
 import { fieldErrors } from '../../http/validate';
 
 /** The last value of a form key (a checkbox after its hidden "off" input arrives as a list). */
@@ -50,11 +50,6 @@ export function pageOf<T>(schema: ZodType, query: unknown): { query: T; error: s
   return { query: schema.parse({}) as T, error: `Filter ignored: ${problems.join('; ')}` };
 }
 
-/** A path with a confirmation for the page it leads to (shown escaped by the layout). */
-export function withMessage(path: string, message: string): string {
-  return `${path}${path.includes('?') ? '&' : '?'}message=${encodeURIComponent(message)}`;
-}
-
 /**
  * A delete form's post: as formPost, except that a target already gone (the second of a double click,
  * or another admin was first) is the outcome asked for, so the browser goes back to the list saying so
@@ -66,7 +61,7 @@ export function deletePost(list: { path: string; gone: string }, handle: Request
       await handle(req, res, next);
     } catch (err) {
       if (!(err instanceof AppError && err.status === 404)) throw err;
-      res.redirect(303, withMessage(list.path, list.gone));
+      res.redirect(303, withNotice(list.path, 'message', list.gone));
     }
   }, redraw);
 }

@@ -9,7 +9,7 @@ import { OAUTH_PROVIDERS } from '../../plugins/oauth-providers.plugin';
 import { settingAt, settingControls, settingsFromForm } from '../../plugins/plugin-form';
 import { maskSecret } from '../../plugins/plugin-registry';
 import { otpPreview } from './otp-preview';
-import { withMessage } from './form-input';
+import { withNotice } from '../../http/pages';
 
 /** What each plugin page is called (its title and the list's name for it). */
 const PLUGIN_TITLES: Record<PluginName, string> = {
@@ -111,7 +111,7 @@ export function createPluginsPages(container: Container) {
     const body = req.body as Values;
     const definition = plugins.definitionOf(name);
     await plugins.update(name, { active: coerceBoolean(body.active) === true, settings: settingsFromForm(definition, body) }, adminAudit(req));
-    res.redirect(303, withMessage(`/admin/plugins/${name}`, MESSAGES.saved(PLUGIN_TITLES[name])));
+    res.redirect(303, withNotice(`/admin/plugins/${name}`, 'message', MESSAGES.saved(PLUGIN_TITLES[name])));
   };
 
   /** A refused save: the typed values again (secrets blank, and asked for again if one was typed), errors by field. */

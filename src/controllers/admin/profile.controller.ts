@@ -3,13 +3,13 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
 import { adminAudit, requestContext } from '../../http/request-context';
-import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
 import { fieldErrors, parseOrThrow } from '../../http/validate';
 import { NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH, newPassword, signInPassword } from '../../http/input-rules';
 import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges } from '../../services/user-admin.service';
 import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-page-fields';
-import { formFields, withMessage } from './form-input';
+import { formFields } from './form-input';
 
 const NAME_FIELDS: readonly PageField[] = [
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
@@ -61,7 +61,7 @@ export function createProfilePageController(container: Container) {
       throw err;
     });
     await profileSave.finish();
-    res.redirect(303, withMessage('/admin/profile', 'Profile saved'));
+    res.redirect(303, withNotice('/admin/profile', 'message', 'Profile saved'));
   }, redrawProfile);
 
   const redrawPassword: FormRedraw = (req, res, failure) => draw(req, res, failure.status, { ...failure, error: 'Your password was not changed.' });
@@ -71,7 +71,7 @@ export function createProfilePageController(container: Container) {
     const input = parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
     const user = await account.changePassword(self(req), input.currentPassword, input.newPassword, requestContext(req));
     cookies.set(res, await tokens.issue(user));
-    res.redirect(303, withMessage('/admin/profile', 'Password changed. Every other session has been signed out.'));
+    res.redirect(303, withNotice('/admin/profile', 'message', 'Password changed. Every other session has been signed out.'));
   }, redrawPassword);
 
   return { show, update, changePassword };

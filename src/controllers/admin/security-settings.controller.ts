@@ -2,8 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
 import { coerceBoolean, coerceNumber } from '../../http/form-values';
-import { keptValues, type FormRedraw } from '../../http/pages';
-import { withMessage } from './form-input';
+import { keptValues, withNotice, type FormRedraw } from '../../http/pages';
 import { parseOrThrow } from '../../http/validate';
 import { securitySettingsUpdate } from '../../routes/settings.schemas';
 import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
@@ -66,10 +65,10 @@ export function createSecuritySettingsPage({ settings }: Container) {
 
   const save: RequestHandler = async (req, res) => {
     const changes = changesFrom(req.body as Record<string, unknown>, await settings.getSecuritySettings());
-    if (Object.keys(changes).length === 0) return res.redirect(303, withMessage(PAGE.path, MESSAGES.unchanged));
+    if (Object.keys(changes).length === 0) return res.redirect(303, withNotice(PAGE.path, 'message', MESSAGES.unchanged));
     const update: SecuritySettingsUpdate = parseOrThrow(securitySettingsUpdate, changes);
     await settings.updateSecuritySettings(update, adminAudit(req));
-    res.redirect(303, withMessage(PAGE.path, MESSAGES.saved));
+    res.redirect(303, withNotice(PAGE.path, 'message', MESSAGES.saved));
   };
 
   const redraw: FormRedraw = (req, res, failure) => {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../../container';
 import { escapeHtml } from '../../mail/html';
-import { withMessage } from './form-input';
+import { withNotice } from '../../http/pages';
 
 const PAGE_PATH = '/admin/plugins/email';
 const SUBJECT = 'Test email from the auth service';
@@ -17,7 +17,7 @@ export function createTestEmailAction({ mailer, config }: Container): RequestHan
     const sentAt = new Date().toISOString();
     const text = `This test email was sent from the admin site of ${config.baseUrl} at ${sentAt}. Mail delivery works.`;
     const result = await mailer.deliver({ to: email, subject: SUBJECT, text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` });
-    if (result.sent) return res.redirect(303, withMessage(PAGE_PATH, `Test email sent to ${email}.`));
-    res.redirect(303, `${PAGE_PATH}?error=${encodeURIComponent(`Test email failed: ${result.error}`)}`);
+    if (result.sent) return res.redirect(303, withNotice(PAGE_PATH, 'message', `Test email sent to ${email}.`));
+    res.redirect(303, withNotice(PAGE_PATH, 'error', `Test email failed: ${result.error}`));
   };
 }

@@ -2,14 +2,14 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
 import { adminAudit } from '../../http/request-context';
-import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
 import { fieldErrors, parseOrThrow } from '../../http/validate';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../../http/input-rules';
 import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges, type AdminUserCreate, type UserListQuery } from '../../services/user-admin.service';
 import { ROLES } from '../../models';
 import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-page-fields';
-import { checkbox, deletePost, formFields, lastValue, pageOf, withMessage } from './form-input';
+import { checkbox, deletePost, formFields, lastValue, pageOf } from './form-input';
 
 const roleOptions = ROLES.map((role) => ({ value: role, label: role }));
 
@@ -66,7 +66,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     const user = await userAdmin.create(input, adminAudit(req)).catch((err: unknown) =>
       atField(err, (message) => (message === USER_ADMIN_MESSAGES.duplicate ? 'email' : null)),
     );
-    res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(user.id)}/edit`, `User ${user.email} created`));
+    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(user.id)}/edit`, 'message', `User ${user.email} created`));
   }, redrawNew);
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
@@ -106,14 +106,14 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
       }),
     );
     await profileSave.finish();
-    res.redirect(303, withMessage(`/admin/users/${encodeURIComponent(id)}/edit`, 'Changes saved'));
+    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(id)}/edit`, 'message', 'Changes saved'));
   }, redrawEdit);
 
   const remove = deletePost({ path: '/admin/users', gone: 'That user was already deleted' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     const user = await userAdmin.get(req.params.id as string);
     await userAdmin.remove(user.id, adminAudit(req)).catch((err: unknown) => atField(err, () => 'confirm'));
-    res.redirect(303, withMessage('/admin/users', `User ${user.email} deleted`));
+    res.redirect(303, withNotice('/admin/users', 'message', `User ${user.email} deleted`));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.errors.confirm ? 'The user was not deleted.' : failure.error, errors: failure.errors }));
 
   return { list, newForm, create, editForm, update, remove };
