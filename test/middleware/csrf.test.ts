@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx } from '../support/context';
-import { PASSWORD, cookieHeader, makeUser, setCookies, tokenFor } from '../support/auth';
+import { PASSWORD, cookieHeader, makeUser, payloadOf, setCookies, signRaw, tokenFor } from '../support/auth';
 
 const REFUSED = { error: 'Invalid CSRF token' };
 
@@ -141,6 +141,17 @@ describe('CSRF protection', () => {
     const allowed = await request(ctx().app).delete(`/api/users/${target.id}`).set('Cookie', cookie).set('X-CSRF-Token', setCookies(login).csrf_token.value);
     assert.equal(allowed.status, 204);
     assert.equal(await ctx().models.User.findByPk(target.id), null);
+  });
+
+  it('when the auth cookie has expired, then it still speaks for its user: a logout without the token is refused, with it accepted', async () => {
+    const s = await browserSession();
+    const expired = signRaw({ alg: 'HS256', typ: 'JWT' }, { ...payloadOf(s.token), exp: Math.floor(Date.now() / 1000) - 60 }, ctx().config.jwtSecret);
+    const cookie = `auth_token=${expired}; csrf_token=${encodeURIComponent(s.csrf)}`;
+    const refused = await request(ctx().app).post('/auth/logout').set('Cookie', cookie);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.body, REFUSED);
+    const accepted = await request(ctx().app).post('/auth/logout').set('Cookie', cookie).set('X-CSRF-Token', s.csrf);
+    assert.equal(accepted.status, 200);
   });
 
   it('when the auth cookie is not a token of ours, then there is no session to protect (the guard answers)', async () => {
