@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { formErrors, notice, renderForm, wantsPage, type FormRedraw, withNotice, type FormState } from '../http/pages';
+import { formErrors, notice, renderForm, wantsPage, withNotice, type FormRedraw, type FormState } from '../http/pages';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
 import { extractToken } from '../auth/credentials';
 import { coerceFormValues } from '../profiles/profile-form';
@@ -41,7 +41,7 @@ const REGISTER_FIELDS: readonly FormField[] = [
 
 /** Handlers of the /auth session routes other than sign-in itself (strategies + the session step do that). */
 export function createAuthController(container: Container) {
-  const { auth, cookies, profiles, settings, users, plugins, magicLinks, sessions, oauthProviders } = container;
+  const { auth, cookies, profiles, users, plugins, magicLinks, sessions, oauthProviders } = container;
 
   /** Custom fields come back typed (a ticked checkbox as true, a multiselect as a list), as the partial expects. */
   function typedValues(body: unknown): Record<string, unknown> {
@@ -49,9 +49,7 @@ export function createAuthController(container: Container) {
   }
 
   async function renderRegister(res: Response, status: number, state: { values?: Record<string, unknown>; errors?: Record<string, string>; error?: string }) {
-    const { allowRegistration } = await settings.getSecuritySettings();
-    // The first user may always register; the form says "disabled" only when the post would be refused.
-    const disabled = !allowRegistration.value && (await users.anyUserExists());
+    const disabled = !(await users.signUpOpen());
     renderForm(res, 'auth/register', status, { ...state, title: TITLES.register, fields: REGISTER_FIELDS, customFields: profiles.registrationFields(), disabled });
   }
 

@@ -230,12 +230,13 @@ export function createUserService(deps: {
     return (await models.User.count({ where: { role: 'admin' } })) > 0;
   }
 
-  /** Whether any user exists (the registration form shows "disabled" only when a post would be refused). */
-  async function anyUserExists(): Promise<boolean> {
-    return (await models.User.count()) > 0;
+  /** Whether `signUp` would let a new user in now (the registration form says "disabled" only when it would not). */
+  async function signUpOpen(): Promise<boolean> {
+    const { allowRegistration } = await settings.getSecuritySettings();
+    return allowRegistration.value || (await models.User.count()) === 0;
   }
 
-  return { createUser, signUp, adminExists, anyUserExists };
+  return { createUser, signUp, signUpOpen, adminExists };
 }
 
 export type UserService = ReturnType<typeof createUserService>;
