@@ -8,7 +8,7 @@ import type { PluginRegistry } from '../plugins/plugin-registry';
 import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviderSettings } from '../plugins/oauth-providers.plugin';
 import { AppError } from '../http/app-error';
 import { OAuthStateStore, type FlowIntent } from './oauth-state';
-import { normalizeEmail } from '../services/user.service';
+import { emailAddress } from '../http/input-rules';
 
 export const OAUTH_MESSAGES = {
   unknown: 'Unknown OAuth provider',
@@ -21,7 +21,7 @@ export const PROVIDER_LABELS: Readonly<Record<OAuthProviderName, string>> = { gi
 export interface OAuthIdentity {
   provider: OAuthProviderName;
   providerAccountId: string;
-  /** Normalised; null when the provider gave none. */
+  /** Normalised; null when the provider gave none or one the email rule refuses. */
   email: string | null;
   /** Whether the provider vouches for the address (GitHub `verified`, Google `email_verified`). */
   emailVerified: boolean;
@@ -46,8 +46,13 @@ function text(value: unknown, max: number): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, max) : null;
 }
 
+/**
+ * A provider's address held to the one email rule, as typed addresses are: a look-alike the provider
+ * verified ("admin@exämple.com", Cyrillic "а", fullwidth "ａ") is its own mailbox, never another
+ * account's, so it counts as no usable email (the callback's no-email answer), never as a near match.
+ */
 function normalized(email: string | undefined | null): string | null {
-  return typeof email === 'string' && email.includes('@') ? normalizeEmail(email) : null;
+  return emailAddress(email);
 }
 
 /**
@@ -173,7 +178,7 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
   /** A fresh strategy over the current settings, with a state store bound to this request and response. */
   async function strategyFor(name: string, res: Response, intent: FlowIntent, verifyWith: (states: OAuthStateStore) => VerifyFunction) {
     const resolved = await resolve(name);
-    const states = new OAuthStateStore(store, res, resolved.name, intent, config.isProduction);
+    const states = new OAuthStateStore(store, res, resolved.name, intent, { secure: config.isProduction, hostOnly: config.baseUrl.startsWith('https:') });
     const verify = verifyWith(states);
     const definition = DEFINITIONS[resolved.name];
     const strategy = definition.build(

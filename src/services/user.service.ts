@@ -5,6 +5,7 @@ import type { PasswordService } from '../auth/password.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { SettingsService } from './settings.service';
 import { AppError } from '../http/app-error';
+import { EMAIL_MESSAGES, emailAddress } from '../http/input-rules';
 import { transactionWithRetry } from '../db/transaction-retry';
 
 export const USER_MESSAGES = {
@@ -60,10 +61,8 @@ export interface CreateUserOptions {
   afterInsert?: (user: User, transaction: Transaction) => Promise<void>;
 }
 
-/** Trims and lower-cases an email: the one normal form used for lookup and storage. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+/** The one normal form of an email for lookup and storage (ASCII only; defined with the email rule). */
+export { normalizeEmail } from '../http/input-rules';
 
 /** A username from an email's local part: safe characters only, at least three of them. */
 function usernameBase(email: string): string {
@@ -193,8 +192,9 @@ export function createUserService(deps: {
    * Returns the created row (its `role` tells whether it became the first admin).
    */
   async function createUser(input: NewUserInput, options: CreateUserOptions = {}): Promise<User> {
-    const email = normalizeEmail(input.email);
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw AppError.validation({ email: 'Invalid email address' });
+    // Every path lands here (provider profiles and stored link identifiers too): the one rule, again.
+    const email = emailAddress(input.email);
+    if (email === null) throw AppError.validation({ email: EMAIL_MESSAGES.invalid });
     const username = input.username?.trim();
     if (username !== undefined && username !== '' && (username.length < USERNAME_MIN || username.length > USERNAME_MAX)) {
       throw AppError.validation({ username: `must be ${USERNAME_MIN} to ${USERNAME_MAX} characters` });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import pino from 'pino';
+import type { Sequelize } from 'sequelize';
 import { createSequelize } from '../../src/db/sequelize';
 import { createMigrator } from '../../src/db/migrate';
 
@@ -53,6 +54,41 @@ async function tables(url: string): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as string[];
   await sequelize.close();
   return names.filter((name) => name !== 'SequelizeMeta').sort();
+}
+
+const EXACT_EMAILS = '20261126000500-binary-email-columns.js';
+const EMAIL_COLUMNS = [['users', 'email'], ['otp_codes', 'user_email'], ['auth_verification', 'identifier']] as const;
+
+/** How the database describes the email columns' tables (MySQL: SHOW CREATE TABLE; SQLite: the stored DDL). */
+async function emailTablesSchema(sequelize: Sequelize): Promise<string[]> {
+  const out: string[] = [];
+  for (const [table] of EMAIL_COLUMNS) {
+    const sql = sequelize.getDialect() === 'mysql' ? `SHOW CREATE TABLE ${table}` : `SELECT sql FROM sqlite_master WHERE tbl_name = '${table}' ORDER BY name`;
+    const [rows] = await sequelize.query(sql);
+    out.push(JSON.stringify(rows));
+  }
+  return out;
+}
+
+/** The collation of each email column (MySQL), or null on SQLite (whose `=` is always exact). */
+async function emailCollations(sequelize: Sequelize): Promise<Array<string | null>> {
+  if (sequelize.getDialect() !== 'mysql') return EMAIL_COLUMNS.map(() => null);
+  const out: Array<string | null> = [];
+  for (const [table, column] of EMAIL_COLUMNS) {
+    const [rows] = await sequelize.query(
+      'SELECT COLLATION_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?',
+      { replacements: [table, column] },
+    );
+    out.push((rows as Array<{ c: string }>)[0].c);
+  }
+  return out;
+}
+
+async function insertUser(sequelize: Sequelize, email: string): Promise<void> {
+  const now = new Date();
+  await sequelize.getQueryInterface().bulkInsert('users', [
+    { id: crypto.randomUUID(), email, username: `u_${crypto.randomBytes(5).toString('hex')}`, role: 'viewer', active: true, token_epoch: 0, created_at: now, updated_at: now },
+  ]);
 }
 
 function cli(args: string[], env: Record<string, string>) {
@@ -117,5 +153,48 @@ describe('migrations', function () {
     assert.deepEqual(await tables(db.url), []);
     await cli(['db:migrate'], env);
     assert.deepEqual(await tables(db.url), EXPECTED_TABLES);
+  });
+  it('when the exact-email migration runs, then rows keep their (normalised) addresses, look-alikes and other case find nothing, the address stays unique, and down restores the columns', async () => {
+    const sequelize = createSequelize(db.url, pino({ level: 'silent' }));
+    try {
+      const migrator = createMigrator(sequelize);
+      const names = (await migrator.pending()).map((migration) => migration.name);
+      await migrator.up({ to: names[names.indexOf(EXACT_EMAILS) - 1] });
+      const mysqlDb = sequelize.getDialect() === 'mysql';
+      const schemaBefore = await emailTablesSchema(sequelize);
+      const collationsBefore = await emailCollations(sequelize);
+      // Rows as an older writer (a hand-made insert, a seeder) may have left them on MariaDB; SQLite's are
+      // left as they are (no-op there), so they are written in the normal form.
+      const stored = mysqlDb ? ' Admin@Example.COM' : 'admin@example.com';
+      await insertUser(sequelize, stored);
+      const now = new Date();
+      await sequelize.getQueryInterface().bulkInsert('otp_codes', [{ id: crypto.randomUUID(), user_email: stored, code: 'h', expires_at: 1, attempts: 0, created_at: 1 }]);
+      await sequelize.getQueryInterface().bulkInsert('auth_verification', [
+        { id: crypto.randomUUID(), identifier: stored, value: crypto.randomUUID(), user_epoch: 0, expires_at: now, created_at: now, updated_at: now },
+      ]);
+
+      await migrator.up({ to: EXACT_EMAILS });
+      for (const [table, column] of EMAIL_COLUMNS) {
+        const [rows] = await sequelize.query(`SELECT ${column} AS v FROM ${table}`);
+        assert.deepEqual(rows, [{ v: 'admin@example.com' }], `${table}.${column} keeps its row in the normal form`);
+        for (const other of ['admin@exämple.com', 'ａdmin@example.com', 'аdmin@example.com', 'ADMIN@example.com', 'admin@example.com.']) {
+          const [found] = await sequelize.query(`SELECT ${column} FROM ${table} WHERE ${column} = ?`, { replacements: [other] });
+          assert.deepEqual(found, [], `${table}.${column} = ${other} finds nothing`);
+        }
+      }
+      assert.deepEqual(await emailCollations(sequelize), mysqlDb ? ['utf8mb4_bin', 'utf8mb4_bin', 'utf8mb4_bin'] : [null, null, null]);
+      // Still unique, and a look-alike is a different address (under the old collation it was a "duplicate").
+      await assert.rejects(insertUser(sequelize, 'admin@example.com'), /Validation error|Duplicate|UNIQUE/i);
+      await insertUser(sequelize, 'admin@exämple.com');
+
+      await sequelize.query("DELETE FROM users WHERE email = 'admin@exämple.com'");
+      await migrator.down({ to: EXACT_EMAILS });
+      assert.deepEqual(await emailTablesSchema(sequelize), schemaBefore, 'down restores the tables exactly');
+      assert.deepEqual(await emailCollations(sequelize), collationsBefore);
+      const [kept] = await sequelize.query('SELECT email FROM users');
+      assert.deepEqual(kept, [{ email: 'admin@example.com' }], 'down keeps the rows');
+    } finally {
+      await sequelize.close();
+    }
   });
 });
