@@ -20,10 +20,12 @@ import { createMagicLinkService } from './services/magic-link.service';
 import { createServerSessions } from './auth/server-session';
 import { createOAuthProviders } from './auth/oauth-providers';
 import { createOAuthService } from './services/oauth.service';
+import { createSecurityNotices } from './services/security-notices';
 import { createPasswordService } from './auth/password.service';
 import { createPasswordLogin } from './auth/password-login';
 import { createAuthUserRecords } from './auth/auth-user-records';
 import { createAccountThrottle } from './auth/account-throttle';
+import { createPasswordCheck } from './auth/password-check';
 import { createAuthenticate } from './auth/authenticate';
 import { createSessionStep } from './auth/session-step';
 import { createUserService } from './services/user.service';
@@ -54,9 +56,9 @@ export interface AppDependencies {
 export function createContainer(deps: AppDependencies) {
   const { config, logger, models, store, sequelize } = deps;
   // Leaves first: each line uses only what the lines above it built.
-  const activity = createActivityService({ sequelize, models, logger });
+  const activity = createActivityService({ sequelize, models, logger, store });
   const settings = createSettingsService({ config, models, activity, store, logger });
-  const plugins = createPluginRegistry({ models, activity });
+  const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
   const mailer = createMailer({ config, logger, plugins });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
   const limits = createRateLimits({ store, logger });
@@ -74,11 +76,13 @@ export function createContainer(deps: AppDependencies) {
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
   const users = createUserService({ sequelize, models, passwords, profiles, settings });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
-  const account = createAccountService({ sequelize, models, passwords, tokens, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, activity, profiles });
   const accountThrottle = createAccountThrottle({ store, logger });
+  // Every password check goes through the throttle: sign-in and the profile's current password alike.
+  const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
+  const account = createAccountService({ sequelize, models, passwords, checkPassword, tokens, activity });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
@@ -86,14 +90,15 @@ export function createContainer(deps: AppDependencies) {
     clearSignInFailures: accountThrottle.clear,
   });
 
-  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, logger });
+  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger });
   const magicLinks = createMagicLinkService({ config, sequelize, models, authUsers, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
-  const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders });
+  const notices = createSecurityNotices({ config, mailer, logger });
+  const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, throttle: accountThrottle, logger }), otp, magicLinks, oauthProviders, oauth });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
   const guards = createGuards({ credentials: [createTokenCheck(tokens), createSessionCheck(tokens)] });
   const authenticate = createAuthenticate({ passport, activity });
@@ -102,7 +107,7 @@ export function createContainer(deps: AppDependencies) {
 
   return {
     ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
-    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, oauth, passport, guards, authenticate, issueSession, adminPages,
+    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

@@ -34,6 +34,13 @@ export interface AccessClaims {
    * Absent from tokens issued before the claim existed (they follow the current grace).
    */
   grace?: number;
+  /**
+   * The sign-in this token belongs to (CONTRACT 8 `sid`): set at sign-in, carried unchanged through every
+   * refresh, so logout can end every token of the chain. Absent from tokens issued before the claim existed.
+   */
+  sid?: string;
+  /** Epoch seconds of the sign-in (CONTRACT 8 `auth_time`), carried through refresh: what step-up checks. */
+  auth_time?: number;
 }
 
 declare global {

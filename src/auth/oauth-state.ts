@@ -2,14 +2,29 @@ import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { KeyValueStore } from '../store';
 
-/** The cookie that binds a flow's state to the browser that started it (SameSite=Lax: it must come back from the provider). */
-export const OAUTH_BINDING_COOKIE = 'oauth_binding';
 /** How long a started flow may take (the record and the cookie expire together). */
 export const OAUTH_STATE_TTL_SECONDS = 600;
 
 const KEY_PREFIX = 'oauth:state:';
 const RANDOM_BYTES = 32;
-const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** How the browser-binding cookies are set. */
+export interface BindingCookieOptions {
+  secure: boolean;
+  /** BASE_URL is https: the cookie is `__Host-` (Secure, Path=/, no Domain), which no sibling subdomain can set. */
+  hostOnly: boolean;
+}
+
+/**
+ * The name of the cookie that binds ONE flow to the browser that started it (SameSite=Lax: it must come back
+ * from the provider). Per flow, derived from its state: a fresh random value every flow, never reused, so a
+ * value planted in a victim's browser (a sibling subdomain can set cookies for the parent domain) matches no
+ * flow but the attacker's own, and under HTTPS the `__Host-` prefix stops the planting itself.
+ */
+export function bindingCookieName(state: string, hostOnly: boolean): string {
+  const flow = crypto.createHash('sha256').update(state).digest('base64url').slice(0, 16);
+  return `${hostOnly ? '__Host-' : ''}oauth_binding_${flow}`;
+}
 
 /** Why a callback's state was refused (activity details; the user sees one message). */
 export type StateFailureReason = 'state_missing' | 'state_invalid' | 'state_other_browser';
@@ -56,7 +71,7 @@ function sha256(value: string): Buffer {
 
 /**
  * passport-oauth2's `store` option, one instance per request: `store` keeps a ≥128-bit state with the PKCE
- * verifier in the shared store and binds it to this browser by a cookie; `verify` consumes the record
+ * verifier in the shared store and binds it to this browser by a per-flow cookie (`bindingCookieName`); `verify` consumes the record
  * atomically (a replay finds nothing) and checks the cookie. `record` is what the callback consumed.
  * The arities matter: passport-oauth2 passes the PKCE verifier only to a five-argument `store`.
  */
@@ -68,13 +83,18 @@ export class OAuthStateStore {
     private readonly res: Response,
     private readonly provider: string,
     private readonly intent: FlowIntent,
-    private readonly secure: boolean,
+    private readonly cookie: BindingCookieOptions,
   ) {}
 
-  store(req: Request, verifier: string, _state: unknown, _meta: unknown, callback: StoreCallback): void {
-    // One binding per browser, reused by every flow it starts, so two tabs never void each other's flows.
-    const existing = (req.cookies as Record<string, unknown> | undefined)?.[OAUTH_BINDING_COOKIE];
-    const binding = typeof existing === 'string' && BINDING_PATTERN.test(existing) ? existing : crypto.randomBytes(RANDOM_BYTES).toString('base64url');
+  private cookieAttributes() {
+    const { secure, hostOnly } = this.cookie;
+    // `__Host-` requires Secure and Path=/; otherwise only the OAuth routes need to see it.
+    return { httpOnly: true, sameSite: 'lax' as const, secure: secure || hostOnly, path: hostOnly ? '/' : '/auth/oauth' };
+  }
+
+  store(_req: Request, verifier: string, _state: unknown, _meta: unknown, callback: StoreCallback): void {
+    // A binding of its own per flow, under a name of its own: two tabs never void each other's flows.
+    const binding = crypto.randomBytes(RANDOM_BYTES).toString('base64url');
     const state = crypto.randomBytes(RANDOM_BYTES).toString('base64url');
     const record: OAuthStateRecord = {
       provider: this.provider,
@@ -85,13 +105,7 @@ export class OAuthStateStore {
       linkEpoch: this.intent.linkEpoch ?? null,
     };
     this.kv.set(KEY_PREFIX + state, JSON.stringify(record), OAUTH_STATE_TTL_SECONDS).then(() => {
-      this.res.cookie(OAUTH_BINDING_COOKIE, binding, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secure,
-        path: '/auth/oauth',
-        maxAge: OAUTH_STATE_TTL_SECONDS * 1000,
-      });
+      this.res.cookie(bindingCookieName(state, this.cookie.hostOnly), binding, { ...this.cookieAttributes(), maxAge: OAUTH_STATE_TTL_SECONDS * 1000 });
       callback(null, state);
     }, (err: unknown) => callback(err as Error));
   }
@@ -103,7 +117,10 @@ export class OAuthStateStore {
     this.kv.take(KEY_PREFIX + state).then((raw) => {
       const record = raw === null ? null : parseRecord(raw);
       if (!record || record.provider !== this.provider) return refuse('state_invalid');
-      const cookie = (req.cookies as Record<string, unknown> | undefined)?.[OAUTH_BINDING_COOKIE];
+      const name = bindingCookieName(state, this.cookie.hostOnly);
+      const cookie = (req.cookies as Record<string, unknown> | undefined)?.[name];
+      // Spent with its flow: the browser keeps nothing that could be matched against another one.
+      this.res.clearCookie(name, this.cookieAttributes());
       const expected = Buffer.from(record.binding, 'base64url');
       if (typeof cookie !== 'string' || !crypto.timingSafeEqual(sha256(cookie), expected)) return refuse('state_other_browser');
       this.record = record;

@@ -3,13 +3,13 @@ import { Strategy } from 'passport-strategy';
 import { AuthorizationError, TokenError, type VerifyCallback } from 'passport-oauth2';
 import { AppError } from '../http/app-error';
 import { requestContext } from '../http/request-context';
-import { withNotice } from '../http/pages';
+import { providerNotice, withNotice, type NoticeCode, type ProviderNoticeKey } from '../http/notices';
 import { toAuthUser } from './auth-user';
 import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from './oauth-providers';
 import type { OAuthStateStore, StateFailureReason } from './oauth-state';
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
-import { OAUTH_OUTCOME_MESSAGES, OAUTH_SERVICE_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/oauth.service';
-import type { SignInFailure, SignInInfo } from './sign-in-result';
+import { OAUTH_OUTCOME_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/oauth.service';
+import type { SignInFailure } from './sign-in-result';
 
 /** Where a linking flow ends (CONTRACT 4), and where a failed sign-in callback sends the browser. */
 export const LINK_LANDING = '/admin/profile';
@@ -23,6 +23,31 @@ export const OAUTH_CALLBACK_MESSAGES = {
 } as const;
 
 type CallbackFailureReason = OAuthRefusal | StateFailureReason | 'missing_code' | 'provider_denied' | 'provider_error' | 'token_failed' | 'profile_failed' | 'provider_disabled' | 'other_user';
+
+const plain = (code: NoticeCode) => () => code;
+const named = (key: ProviderNoticeKey) => (provider: OAuthProviderName) => providerNotice(provider, key);
+
+/** The notice (src/http/notices.ts) the page shows for each reason a callback was refused. */
+const CALLBACK_NOTICES: Readonly<Record<CallbackFailureReason, (provider: OAuthProviderName) => NoticeCode>> = {
+  state_missing: plain('oauth_state'),
+  state_invalid: plain('oauth_state'),
+  state_other_browser: plain('oauth_state'),
+  other_user: plain('oauth_other_user'),
+  registration_disabled: plain('oauth_registration_disabled'),
+  inactive: plain('oauth_inactive'),
+  user_unavailable: plain('oauth_user_unavailable'),
+  no_email: named('no_email'),
+  unverified_email: named('unverified_email'),
+  provider_already_linked: named('provider_already_linked'),
+  linked_to_other: named('linked_to_other'),
+  link_ended: named('link_ended'),
+  provider_disabled: named('disabled'),
+  missing_code: named('sign_in_failed'),
+  provider_denied: named('sign_in_failed'),
+  provider_error: named('sign_in_failed'),
+  token_failed: named('sign_in_failed'),
+  profile_failed: named('sign_in_failed'),
+};
 
 /** Which step of passport-oauth2 failed, for the activity row (the user reads one message for all). */
 function providerFailure(err: unknown): CallbackFailureReason {
@@ -70,12 +95,9 @@ export class OAuthCallbackStrategy extends Strategy {
         if (req.user && req.user.id !== record.linkUserId) return refuse('other_user', OAUTH_CALLBACK_MESSAGES.otherUser, true);
         this.deps.oauth.link({ userId: record.linkUserId, tokenEpoch: record.linkEpoch }, identity, context).then((outcome) => {
           if (!outcome.ok) return refuse(outcome.reason, OAUTH_OUTCOME_MESSAGES[outcome.reason](label), true);
-          const info: SignInInfo = {
-            method: provider,
-            details: { linking: true },
-            redirect: withNotice(LINK_LANDING, 'message', OAUTH_SERVICE_MESSAGES.linked(label)),
-          };
-          this.success(toAuthUser(outcome.user), info);
+          // No session: the browser that started the link is signed in already, and a callback must never
+          // hand a session to whoever completes it (finding 2 of the review). Only the notice.
+          this.redirect(withNotice(LINK_LANDING, providerNotice(provider, 'linked')), 302);
         }, (err: unknown) => this.error(err as Error));
         return;
       }
@@ -116,7 +138,7 @@ export class OAuthCallbackStrategy extends Strategy {
   private refuse(provider: OAuthProviderName, reason: CallbackFailureReason, message: string, linking: boolean, user: { id: string; email: string } | null): void {
     const failure: SignInFailure = {
       message,
-      redirect: withNotice(linking ? LINK_LANDING : SIGN_IN_PAGE, 'error', message),
+      redirect: withNotice(linking ? LINK_LANDING : SIGN_IN_PAGE, CALLBACK_NOTICES[reason](provider)),
       // A refused link is not a failed sign-in: only sign-in callbacks leave an auth.login_failed row.
       ...(linking ? {} : { audit: { action: 'auth.login_failed' as const, userId: user?.id ?? null, email: user?.email ?? null, details: { method: provider, reason } } }),
     };

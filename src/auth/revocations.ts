@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
 
-const markKey = (jti: string) => `revoked:${jti}`;
+const markKey = (id: string) => `revoked:${id}`;
 /** Holds the generation of the revocation set last loaded from the database; absent: the store may be missing some. */
 const LOADED_KEY = 'revoked:loaded';
 /** One instance loads at a time; the lock outlives a crashed loader by this long at most. */
@@ -32,7 +32,8 @@ export interface RevocationCheck {
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
- * Single-token revocations (logout). The database is the record (`revoked_tokens`), so nothing is
+ * Revocations of single tokens (by `jti`) and of whole sign-ins (by session id `sid`: logout ends every token
+ * a sign-in's refresh chain produced). Both are random UUIDs in one namespace. The database is the record (`revoked_tokens`), so nothing is
  * forgotten when Redis restarts empty; the store holds a copy for the hot path plus a marker saying the
  * copy is complete. A verification reads the token's mark and the marker in the same round trip as the
  * cache (`storeKeys`), so a healthy store costs no extra trip. When the marker is missing or this process
@@ -49,13 +50,13 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   let lastAudit = 0;
   let lastPrune = 0;
 
-  /** Keys the caller reads (in its one store round trip) and hands back to `check`, in this order. */
-  function storeKeys(jti: string): [string, string] {
-    return [markKey(jti), LOADED_KEY];
+  /** Keys the caller reads (in its one store round trip) and hands back to `check`: one mark per id, then the marker. */
+  function storeKeys(ids: readonly string[]): string[] {
+    return [...ids.map(markKey), LOADED_KEY];
   }
 
-  async function isRevokedInDatabase(jti: string): Promise<boolean> {
-    return (await models.RevokedToken.findByPk(jti, { attributes: ['jti'] })) !== null;
+  async function isRevokedInDatabase(ids: readonly string[]): Promise<boolean> {
+    return (await models.RevokedToken.findOne({ where: { jti: [...ids] }, attributes: ['jti'] })) !== null;
   }
 
   /** Copies every live revocation from the database into the store, then marks the copy complete. */
@@ -135,44 +136,44 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   }
 
   /**
-   * Whether the token is revoked, from the values of `storeKeys` (null: the store failed). The store's
-   * "no" counts only under a complete set; otherwise the database decides. Call it with claims whose
-   * signature is checked: an unknown answer costs a database read.
+   * Whether any of the ids (a token's jti, its session's sid) is revoked, from the values of `storeKeys`
+   * (null: the store failed). The store's "no" counts only under a complete set; otherwise the database
+   * decides. Call it with claims whose signature is checked: an unknown answer costs a database read.
    */
-  async function check(jti: string, values: Array<string | null> | null): Promise<RevocationCheck> {
+  async function check(ids: readonly string[], values: Array<string | null> | null): Promise<RevocationCheck> {
     if (values) {
-      const [mark, generation] = values;
-      if (mark) return { revoked: true, generation };
+      const generation = values[ids.length] ?? null;
+      if (values.slice(0, ids.length).some(Boolean)) return { revoked: true, generation };
       if (generation && !unmirrored) {
         audit();
         return { revoked: false, generation };
       }
     }
     // The store is down or incomplete: a reachable store is refilled (briefly awaited), the database answers.
-    const [revoked, generation] = await Promise.all([isRevokedInDatabase(jti), values ? waitBriefly(scheduleLoad()) : null]);
+    const [revoked, generation] = await Promise.all([isRevokedInDatabase(ids), values ? waitBriefly(scheduleLoad()) : null]);
     return { revoked, generation };
   }
 
-  /** Whether the token is revoked, with a store read of its own (refresh, which is not on the hot path). */
-  async function isRevoked(jti: string): Promise<boolean> {
-    const values = await store.getMany(storeKeys(jti)).catch(() => null);
-    return (await check(jti, values)).revoked;
+  /** Whether any of the ids is revoked, with a store read of its own (refresh, which is not on the hot path). */
+  async function isRevoked(ids: readonly string[]): Promise<boolean> {
+    const values = await store.getMany(storeKeys(ids)).catch(() => null);
+    return (await check(ids, values)).revoked;
   }
 
   /**
-   * Records the revocation until `expiresAt` (epoch seconds). The store first, so the row knows whether
+   * Records the revocation of a jti or sid until `expiresAt` (epoch seconds). The store first, so the row knows whether
    * the copy exists; a store failure never fails the logout: the row holds, and this process reloads
    * the store as soon as it answers again (other processes find the row within AUDIT_INTERVAL_MS).
    */
-  async function revoke(jti: string, expiresAt: number): Promise<void> {
+  async function revoke(id: string, expiresAt: number): Promise<void> {
     let mirrored = true;
     try {
-      await store.set(markKey(jti), '1', Math.max(1, expiresAt - now()));
+      await store.set(markKey(id), '1', Math.max(1, expiresAt - now()));
     } catch (err) {
       mirrored = false;
       log.warn({ err: (err as Error).message }, 'key-value store unavailable: revocation kept in the database, copied later');
     }
-    await models.RevokedToken.bulkCreate([{ jti, expiresAt, mirrored }], { ignoreDuplicates: true });
+    await models.RevokedToken.bulkCreate([{ jti: id, expiresAt, mirrored }], { ignoreDuplicates: true });
     // Only now: a load that starts after this point is sure to read the row.
     if (!mirrored) markIncomplete();
   }

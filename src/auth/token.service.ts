@@ -37,6 +37,18 @@ export interface IssuedToken {
   claims: AccessClaims;
 }
 
+/** The sign-in a token belongs to: a new one at sign-in, the presented token's at refresh. */
+export interface SignInSession {
+  sid: string;
+  /** Epoch seconds of the sign-in (or of the last proof of the password, for step-up). */
+  authTime: number;
+}
+
+/** Store and database ids whose revocation ends the token: its own jti and its sign-in's sid. */
+function revocationIds(claims: AccessClaims): string[] {
+  return claims.sid ? [claims.jti, claims.sid] : [claims.jti];
+}
+
 export type RefreshCheck = { ok: true; user: AuthUser; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
 
 /**
@@ -67,7 +79,9 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
     typeof claims.jti === 'string' &&
     typeof claims.ep === 'number' &&
     typeof claims.exp === 'number' &&
-    (claims.grace === undefined || (Number.isInteger(claims.grace) && claims.grace >= 0));
+    (claims.grace === undefined || (Number.isInteger(claims.grace) && claims.grace >= 0)) &&
+    (claims.sid === undefined || typeof claims.sid === 'string') &&
+    (claims.auth_time === undefined || Number.isInteger(claims.auth_time));
   return wellFormed ? (claims as AccessClaims) : null;
 }
 
@@ -117,10 +131,14 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     return decode(token, true)?.sub ?? null;
   }
 
-  /** Signs a token for the user with the resolved lifetime. */
-  async function issue(user: Pick<User, 'id' | 'email' | 'role' | 'tokenEpoch'>): Promise<IssuedToken> {
+  /**
+   * Signs a token for the user with the resolved lifetime. Without `session` this is a new sign-in (a new
+   * `sid`, `auth_time` now); a refresh passes the presented token's, so the chain stays one sign-in.
+   */
+  async function issue(user: Pick<User, 'id' | 'email' | 'role' | 'tokenEpoch'>, session?: SignInSession): Promise<IssuedToken> {
     const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);
+    const { sid, authTime } = session ?? { sid: crypto.randomUUID(), authTime: now };
     const claims: AccessClaims = {
       sub: user.id,
       userId: user.id,
@@ -132,6 +150,8 @@ export function createTokenService(deps: { config: Config; models: Models; authU
       iat: now,
       exp: now + jwtExpiresIn.seconds,
       grace: jwtRefreshGraceSeconds.seconds,
+      sid,
+      auth_time: authTime,
     };
     const token = jwt.sign(claims, key, { algorithm: ALGORITHM });
     return { token, expiresIn: jwtExpiresIn.seconds, claims };
@@ -152,7 +172,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     const cacheKey = known ? known.cacheKey : keys.cache(token);
     let values: Array<string | null> | null = null;
     try {
-      values = await store.getMany([cacheKey, keys.userVersion(named.sub), ...revocations.storeKeys(named.jti)]);
+      values = await store.getMany([cacheKey, keys.userVersion(named.sub), ...revocations.storeKeys(revocationIds(named))]);
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying token without cache');
     }
@@ -161,7 +181,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     const seen = entry !== null && entry.signer === signer && entry.user.id === named.sub && named.exp > Math.floor(Date.now() / 1000);
     let claims = seen ? named : decode(token, false);
     if (!claims) return null;
-    const revocation = await revocations.check(claims.jti, values && values.slice(2));
+    const revocation = await revocations.check(revocationIds(claims), values && values.slice(2));
     if (revocation.revoked) return null;
     if (seen && entry && cached && revocation.generation && entry.version === version && entry.generation === revocation.generation) {
       if (!known || known.entry !== entry) rememberToken(token, { named, cacheKey, raw: cached, entry });
@@ -193,7 +213,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     // A lowered grace applies at once; a raised one only to tokens issued after it (see AccessClaims.grace).
     const grace = Math.min(jwtRefreshGraceSeconds.seconds, claims.grace ?? Infinity);
     if (now >= claims.exp + grace) return { ok: false, reason: 'invalid' };
-    if (await revocations.isRevoked(claims.jti)) return { ok: false, reason: 'invalid' };
+    if (await revocations.isRevoked(revocationIds(claims))) return { ok: false, reason: 'invalid' };
     const record = await authUsers.byId(claims.sub);
     if (!record || record.user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
     if (!record.active) return { ok: false, reason: 'inactive' };
@@ -201,13 +221,20 @@ export function createTokenService(deps: { config: Config; models: Models; authU
   }
 
   /**
-   * Ends one token at once: it is denied until it could no longer be refreshed, even after a store restart
-   * or a raised grace (its own `grace` claim bounds its refresh window; older tokens without it keep the
-   * current grace's reach).
+   * Ends the sign-in the token belongs to, at once: every token of its refresh chain, older ones included
+   * (by its `sid`), or the one token when it predates the claim. A token is denied until it could no longer
+   * be refreshed, even after a store restart or a raised grace (its own `grace` claim bounds its refresh
+   * window; older tokens without it keep the current grace's reach). No token of a revoked sign-in can be
+   * refreshed, so the newest one it may have was issued before now: the sid is kept until that one's end.
    */
   async function revokeToken(token: string, claims: AccessClaims): Promise<void> {
-    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds));
+    if (claims.sid) {
+      const longestLifetime = Math.max(jwtExpiresIn.seconds, claims.exp - claims.iat);
+      const longestGrace = Math.max(jwtRefreshGraceSeconds.seconds, claims.grace ?? 0);
+      await revocations.revoke(claims.sid, Math.floor(Date.now() / 1000) + longestLifetime + longestGrace);
+    }
     // A cache entry left behind by a failing store is voided by the reload that follows (new generation).
     await store.delete(keys.cache(token)).catch(() => undefined);
   }

@@ -3,6 +3,8 @@ import { createApiRouter, validated } from '../http/api-router';
 import { createOAuthController } from '../controllers/oauth.controller';
 import { noStoreAll } from '../auth/cookies';
 import { STRATEGY } from '../auth/passport';
+import { LINK_LANDING } from '../auth/oauth.strategy';
+import { requireRecentSignIn } from '../middleware/step-up';
 import { OAUTH_ENDPOINTS as doc } from './oauth.schemas';
 
 
@@ -20,10 +22,12 @@ export function oauthRoutes(container: Container) {
 
   // Before /:provider, so the literal path is not taken for a provider name.
   api.get('/accounts', doc.accounts, guards.requireAuth, oauth.accounts);
-  api.post('/link', doc.link, guards.requireAuth, validated, oauth.link);
+  // Step-up: a stolen token alone must not attach the thief's provider account (finding 2 of the review).
+  api.post('/link', doc.link, guards.requireAuth, requireRecentSignIn({ returnTo: LINK_LANDING }), validated, oauth.link);
   api.post('/unlink', doc.unlink, guards.requireAuth, validated, oauth.unlink);
   api.get('/:provider', doc.start, limits.oauth, validated, oauth.start);
-  // optionalAuth: a linking callback refuses when a credential arriving with it names another user.
+  // optionalAuth: a linking callback refuses when a credential arriving with it names another user. A linking
+  // callback ends in the strategy (a redirect, no session): only a sign-in callback reaches issueSession.
   api.get('/:provider/callback', doc.callback, limits.oauth, guards.optionalAuth, validated, authenticate(STRATEGY.oauth), issueSession('oauth.login', { sameSite: 'lax', redirect: true }));
 
   api.router.use(oauth.profileFormErrors);

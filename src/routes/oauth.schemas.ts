@@ -40,12 +40,13 @@ export const OAUTH_ENDPOINTS = {
     description:
       'Query: code and state, or error. The state is consumed once and must come from this browser; the code is exchanged with the ' +
       'PKCE verifier. Outcome rules: an existing link signs its user in; else a provider-verified email of an account links it and ' +
-      'signs in; else a new viewer (the first user ever: admin) while registration is allowed. A linking flow ends at /admin/profile. ' +
+      'signs in; else a new viewer (the first user ever: admin) while registration is allowed. A linking flow ends at /admin/profile ' +
+      'with no new session and no cookies (the browser that started it is already signed in), and mails the owner a notice. ' +
       'Every failure (state, provider error, token, no or unverified email, deactivated user, registration off) is a 302 with ?error= and no cookies.',
     tags,
     params: providerParams,
     responses: {
-      302: 'success: auth_token + csrf_token cookies (SameSite=Lax) and /admin, the state\'s redirect, or /admin/profile?message= when linking; failure: /auth/login?error= (or /admin/profile?error= when linking)',
+      302: 'success: auth_token + csrf_token cookies (SameSite=Lax) and /admin, or the state\'s redirect; a link: /admin/profile with its notice and no cookies; failure: /auth/login with its notice (or /admin/profile when linking)',
       404: `"${OAUTH_MESSAGES.unknown}"`,
       429: 'too many requests',
     },
@@ -53,8 +54,9 @@ export const OAUTH_ENDPOINTS = {
   link: {
     summary: 'Link a provider account to the signed-in user',
     description:
-      'Answers the authorization URL whose state is bound to the signed-in user and to this browser (the oauth_binding cookie is set on ' +
-      'this answer). A form post (the profile page) is redirected there instead.',
+      'Answers the authorization URL whose state is bound to the signed-in user and to this browser (a per-flow binding cookie is set on ' +
+      'this answer). A form post (the profile page) is redirected there instead. Step-up: the sign-in must be at most 10 minutes old ' +
+      '(auth_time), else 403 with stepUp: true (a page is sent to sign in again).',
     tags,
     auth: true,
     form: true,
@@ -64,6 +66,7 @@ export const OAUTH_ENDPOINTS = {
       302: 'form post: to the provider (errors: /admin/profile?error=)',
       ...unknownOrDisabled,
       401: 'not signed in',
+      403: '"Recent sign-in required", with stepUp: true',
     },
   },
   unlink: {

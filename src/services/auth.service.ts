@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Config } from '../config/config';
 import { toPublicUser, type AccessClaims, type AuthUser, type PublicUser } from '../auth/auth-user';
 import type { IssuedToken, TokenService } from '../auth/token.service';
@@ -62,13 +63,17 @@ export function createAuthService(deps: {
   async function refresh(token: string | null, context: RequestContext): Promise<IssuedToken> {
     const check = token ? await tokens.checkForRefresh(token) : ({ ok: false, reason: 'invalid' } as const);
     if (!check.ok) throw AppError.unauthorized(check.reason === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidToken);
-    const issued = await tokens.issue(check.user);
+    // The same sign-in: its sid and auth_time carry over (logout ends the whole chain; a refresh is no proof of
+    // a recent sign-in). A token from before the claims starts a chain of its own that step-up never counts recent.
+    const { sid, auth_time: authTime } = check.claims;
+    const issued = await tokens.issue(check.user, sid && authTime !== undefined ? { sid, authTime } : { sid: crypto.randomUUID(), authTime: 0 });
     await activity.record({ action: 'auth.refresh', userId: check.user.id, email: check.user.email }, context);
     return issued;
   }
 
   /**
-   * POST /auth/logout: the token used stops working at once. That includes a token past its expiry but
+   * POST /auth/logout: the sign-in of the token used ends at once: that token and every other token of its
+   * refresh chain (CONTRACT 8 "logout ends the session"). That includes a token past its expiry but
    * still inside the refresh grace window: it no longer signs requests in, but it could still be
    * exchanged at /auth/refresh, so it is revoked like a valid one.
    */

@@ -8,6 +8,7 @@ import { PROVIDER_LABELS, type OAuthIdentity, type OAuthProviders } from '../aut
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import type { ActivityService } from './activity.service';
 import type { UserService } from './user.service';
+import type { SecurityNotices } from './security-notices';
 
 /** Why a callback did not sign in or link (activity details; `OAUTH_OUTCOME_MESSAGES` has what the user reads). */
 export type OAuthRefusal =
@@ -74,8 +75,9 @@ export function createOAuthService(deps: {
   users: Pick<UserService, 'signUp'>;
   activity: ActivityService;
   providers: Pick<OAuthProviders, 'enabled' | 'known'>;
+  notices: Pick<SecurityNotices, 'send'>;
 }) {
-  const { sequelize, models, users, activity, providers } = deps;
+  const { sequelize, models, users, activity, providers, notices } = deps;
   const withProfile = { include: [{ model: models.UserProfile, as: 'profile' }] };
 
   async function userById(id: string, transaction?: Transaction): Promise<User | null> {
@@ -89,9 +91,33 @@ export function createOAuthService(deps: {
     );
   }
 
+  /**
+   * The activity row of a new link and, when it joined an account that existed before, a notice to its owner
+   * naming the provider account and every account now linked: a link someone else made (a stolen session, a
+   * provider address) must not survive unseen a logout-all or password reset, which end sessions, not links.
+   */
   async function recordLinked(user: User, identity: OAuthIdentity, via: string, context: RequestContext): Promise<void> {
     const details = { provider: identity.provider, providerAccountId: identity.providerAccountId, via };
     await activity.record({ action: 'oauth.linked', userId: user.id, email: user.email, details }, context);
+    if (via === 'new_account') return;
+    const label = PROVIDER_LABELS[identity.provider] ?? identity.provider;
+    const linked = await accounts(user.id);
+    notices.send(user.email, {
+      subject: `${label} account linked to your account`,
+      summary: `A ${label} account was linked to your account (${user.email}): it can now sign in as you.`,
+      facts: [
+        `${label} account: ${identity.email ?? identity.providerAccountId} (id ${identity.providerAccountId})`,
+        `When: ${new Date().toUTCString()}`,
+        ...(context.ip ? [`From IP address: ${context.ip}`] : []),
+      ],
+      list: {
+        heading: 'Accounts linked to yours now:',
+        items: linked.map((account) => `${PROVIDER_LABELS[account.provider as OAuthProviderName] ?? account.provider}: ${account.email ?? account.providerAccountId}`),
+      },
+      advice:
+        'If this was not you, open your profile, Unlink the accounts you do not know, change your password and sign out everywhere: ' +
+        'signing out and changing your password do not remove linked accounts.',
+    });
   }
 
   /** Rules 2 and 3, after rule 1 found no link: a verified matching email links; else a new account. */

@@ -198,11 +198,17 @@ export function pathOf(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
+/** The browser-binding cookie a start answer set (one per flow, named after its state), with its name. */
+export function bindingCookieOf(res: Response): { name: string; value: string; attributes: Record<string, string | true> } {
+  const found = Object.entries(setCookies(res)).find(([name]) => /^(__Host-)?oauth_binding_/.test(name));
+  if (!found) throw new Error('no oauth_binding cookie was set');
+  return { name: found[0], ...found[1] };
+}
+
 /** The Cookie header value of the browser-binding cookie a start answer set. */
 export function bindingCookie(res: Response): string {
-  const cookie = setCookies(res).oauth_binding;
-  if (!cookie) throw new Error('no oauth_binding cookie was set');
-  return `oauth_binding=${cookie.value}`;
+  const { name, value } = bindingCookieOf(res);
+  return `${name}=${value}`;
 }
 
 /** Follows the provider's authorize URL (no browser): where it sends the browser back to. */

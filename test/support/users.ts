@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { ctx, uniqueEmail, type TestContext } from './context';
 import { createSettingsService } from '../../src/services/settings.service';
 import { createActivityService } from '../../src/services/activity.service';
-import { createTokenService, type TokenService } from '../../src/auth/token.service';
+import { createTokenService, type SignInSession, type TokenService } from '../../src/auth/token.service';
 import { createAuthUserRecords } from '../../src/auth/auth-user-records';
 import type { Role, User } from '../../src/models';
 
@@ -48,10 +48,10 @@ export async function createTestUser(role: Role = 'viewer', overrides: TestUserO
   return user;
 }
 
-/** Signs an access token for the user as it is stored now (role, token epoch). */
-export async function tokenFor(user: Pick<User, 'id'>): Promise<string> {
+/** Signs an access token for the user as it is stored now (role, token epoch): a new sign-in, or `session`'s. */
+export async function tokenFor(user: Pick<User, 'id'>, session?: SignInSession): Promise<string> {
   const fresh = await ctx().models.User.findByPk(user.id, { rejectOnEmpty: true });
-  return (await tokenService().issue(fresh)).token;
+  return (await tokenService().issue(fresh, session)).token;
 }
 
 /** A new user with the given role and a valid Bearer token for them: `{ user, token }`. */
