@@ -1,21 +1,24 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KeyValueStore } from '../store';
+import { AppError } from '../http/app-error';
+import type { SignInFailure } from './sign-in-result';
 
-/** Password sign-in attempts per email that may fail within one window, whoever sends them. */
+/** Guesses (passwords, one-time codes) per email that may fail within one window, whoever sends them. */
 export interface AccountThrottleRule {
   maxFailures: number;
   windowSeconds: number;
 }
 
-/** 10 failed password sign-ins for one email in 15 minutes; the window starts at the first of them. */
+/** 10 failed guesses for one email in 15 minutes; the window starts at the first of them. */
 export const ACCOUNT_THROTTLE: Readonly<AccountThrottleRule> = { maxFailures: 10, windowSeconds: 15 * 60 };
 
-export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** A refusal also names the block's end (epoch ms): one block is one window, for the activity row that counts its refusals. */
+export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; until: number };
 
 /**
- * A per-account brake on password guessing that the per-IP limit cannot give (an attacker with many
- * addresses). The failure counter lives in the shared store, so every instance sees it, keyed by a hash
+ * A per-account brake on guessing that the per-IP limit cannot give (an attacker with many addresses):
+ * every password check (src/auth/password-check.ts) and every one-time code check counts here. The failure counter lives in the shared store, so every instance sees it, keyed by a hash
  * of the normalized email (no address in the store), whether or not an account has it: an unknown email
  * is throttled exactly like a known one and the answer reveals nothing.
  *
@@ -41,7 +44,7 @@ export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logg
     try {
       const until = Number(await store.get(keys(email).blocked));
       const retryAfterSeconds = Math.ceil((until - Date.now()) / 1000);
-      return until > 0 && retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
+      return until > 0 && retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds, until } : { allowed: true };
     } catch (err) {
       unavailable('attempt allowed')(err);
       return { allowed: true };
@@ -66,7 +69,27 @@ export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logg
     await Promise.all([store.delete(failures), store.delete(blocked)]).catch(unavailable('failures not cleared'));
   }
 
-  return { check, recordFailure, clear };
+  return { rule: rule as Readonly<AccountThrottleRule>, check, recordFailure, clear };
 }
 
 export type AccountThrottle = ReturnType<typeof createAccountThrottle>;
+
+/**
+ * The answer to a sign-in refused by the throttle (password or code): the same 429 as the per-IP limit,
+ * for unknown and known emails alike, and an activity row that counts the block's refusals in one row.
+ */
+export function throttledSignIn(attempt: { method: string; email: string; userId: string | null; retryAfterSeconds: number; until: number }): SignInFailure {
+  const limited = AppError.tooManyRequests(attempt.retryAfterSeconds);
+  return {
+    message: limited.message,
+    status: limited.status,
+    headers: limited.options.headers,
+    audit: {
+      action: 'auth.login_failed',
+      userId: attempt.userId,
+      email: attempt.email,
+      details: { method: attempt.method, reason: 'throttled' },
+      repeat: { key: `auth.login_failed:throttled:${attempt.method}:${attempt.email}`, until: attempt.until },
+    },
+  };
+}

@@ -1,8 +1,8 @@
 import { Strategy as LocalStrategy, type IVerifyOptions } from 'passport-local';
 import type { PasswordLogin } from './password-login';
 import type { SignInFailure, SignInInfo } from './sign-in-result';
+import { throttledSignIn } from './account-throttle';
 import { AUTH_MESSAGES } from '../services/auth.service';
-import { AppError } from '../http/app-error';
 
 /**
  * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a
@@ -17,13 +17,8 @@ export function createLocalStrategy(login: PasswordLogin) {
         // passport forwards the third argument untouched: it is the session step's SignInInfo, not a message.
         return done(null, result.user, info as unknown as IVerifyOptions);
       }
+      if (result.reason === 'throttled') return done(null, false, throttledSignIn({ method: 'password', ...result }));
       const audit = { action: 'auth.login_failed' as const, userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } };
-      if (result.reason === 'throttled') {
-        // The same 429 as the per-IP limit, for unknown and known emails alike.
-        const limited = AppError.tooManyRequests(result.retryAfterSeconds);
-        const throttled: SignInFailure = { message: limited.message, status: limited.status, headers: limited.options.headers, audit };
-        return done(null, false, throttled);
-      }
       const failure: SignInFailure = { message: AUTH_MESSAGES.invalidCredentials, audit };
       return done(null, false, failure);
     }, done);

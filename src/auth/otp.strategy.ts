@@ -3,6 +3,7 @@ import { Strategy } from 'passport-strategy';
 import type { OtpFailureReason, OtpService } from '../services/otp.service';
 import { OTP_MESSAGES } from '../services/otp.service';
 import type { SignInFailure, SignInInfo } from './sign-in-result';
+import { throttledSignIn } from './account-throttle';
 
 /** The validated body of POST /auth/otp/verify. */
 interface OtpVerifyBody {
@@ -13,7 +14,8 @@ interface OtpVerifyBody {
 /**
  * Sign-in with an emailed one-time code, in the shape of passport-local: read `email` + `code` from
  * the validated body, let the OTP service judge them, then `success`, `fail` (401 with the attempts
- * remaining; the reason goes only to the activity row) or `error`.
+ * remaining, the reason going only to the activity row; 429 while the account throttle blocks the
+ * email, as for passwords) or `error`.
  */
 export class OtpStrategy extends Strategy {
   readonly name = 'otp';
@@ -39,6 +41,11 @@ export class OtpStrategy extends Strategy {
             spend: async () => ((await claim()) ? null : refusal('already_used', 0, user.id, user.email)),
           };
           return this.success(user, info);
+        }
+        // A blocked email gets password sign-in's 429, known or not; no code was read.
+        if (result.reason === 'throttled') {
+          const throttled = throttledSignIn({ method: 'otp', ...result });
+          return this.fail(throttled, 429);
         }
         return this.fail(refusal(result.reason, result.attemptsRemaining, result.userId, result.email), 401);
       },

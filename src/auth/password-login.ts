@@ -4,25 +4,24 @@ import type { AuthUser } from './auth-user';
 import type { AuthUserRecord, AuthUserRecords } from './auth-user-records';
 import type { PasswordService } from './password.service';
 import { normalizeEmail } from '../services/user.service';
-import type { AccountThrottle } from './account-throttle';
-
-/** Why a password sign-in failed: for the activity log only; every client sees the same 401. */
-type PasswordLoginFailure = 'unknown_email' | 'wrong_password' | 'inactive';
+import type { PasswordCheckFailure, PasswordChecker } from './password-check';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }
-  | { ok: false; reason: PasswordLoginFailure; email: string; userId: string | null }
-  /** Too many failures for this email lately (known or not): 429 until the window ends. */
-  | { ok: false; reason: 'throttled'; email: string; userId: string | null; retryAfterSeconds: number };
+  /** Unknown email, wrong password, deactivated: the reason is for the activity log only; every client sees the same 401. */
+  | { ok: false; reason: PasswordCheckFailure; email: string; userId: string | null }
+  /** Too many failures for this email lately (known or not): 429 until the block ends (`until`, epoch ms). */
+  | { ok: false; reason: 'throttled'; email: string; userId: string | null; retryAfterSeconds: number; until: number };
 
 /**
- * Checks an email and password (the passport-local verify step). Unknown email, wrong password and
- * deactivated account all cost one PBKDF2 run, so timing does not tell them apart. A legacy or weaker
+ * Checks an email and password (the passport-local verify step) through the one password check, which
+ * applies the account throttle and costs one PBKDF2 run for unknown email, wrong password and
+ * deactivated account alike, so timing does not tell them apart. A legacy or weaker
  * hash is replaced on success by a conditional UPDATE (`WHERE id = ? AND password_hash = <old>`), so of
  * many parallel sign-ins exactly one rewrites it.
  */
-export function createPasswordLogin(deps: { models: Models; authUsers: AuthUserRecords; passwords: PasswordService; throttle: AccountThrottle; logger: Logger }) {
-  const { models, authUsers, passwords, throttle, logger } = deps;
+export function createPasswordLogin(deps: { models: Models; authUsers: AuthUserRecords; passwords: Pick<PasswordService, 'hash'>; checkPassword: PasswordChecker; logger: Logger }) {
+  const { models, authUsers, passwords, checkPassword, logger } = deps;
 
   async function upgradeHash(record: AuthUserRecord, password: string): Promise<boolean> {
     try {
@@ -43,23 +42,12 @@ export function createPasswordLogin(deps: { models: Models; authUsers: AuthUserR
     const email = normalizeEmail(rawEmail);
     const record = await authUsers.byEmail(email);
     const userId = record?.user.id ?? null;
-    // Before any hashing, the same for unknown and known emails.
-    const allowed = await throttle.check(email);
-    if (!allowed.allowed) return { ok: false, reason: 'throttled', email, userId, retryAfterSeconds: allowed.retryAfterSeconds };
-    const failed = async (reason: PasswordLoginFailure, userId: string | null): Promise<PasswordLoginResult> => {
-      await throttle.recordFailure(email);
-      return { ok: false, reason, email, userId };
-    };
-    if (!record) {
-      await passwords.verifyAgainstDummy(password);
-      return failed('unknown_email', null);
-    }
-    const result = await passwords.verify(password, record.passwordHash);
-    if (!result.ok) return failed('wrong_password', userId);
-    if (!record.active) return failed('inactive', userId);
-    await throttle.clear(email);
-    const passwordRehashed = result.needsRehash ? await upgradeHash(record, password) : false;
-    return { ok: true, user: record.user, passwordRehashed };
+    const result = await checkPassword(email, password, record);
+    if (!result.ok) return { ...result, email, userId };
+    // Only a stored hash can match, so a success always has its record.
+    const matched = record as AuthUserRecord;
+    const passwordRehashed = result.needsRehash ? await upgradeHash(matched, password) : false;
+    return { ok: true, user: matched.user, passwordRehashed };
   }
 
   return { check };

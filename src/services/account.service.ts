@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Models, User } from '../models';
 import type { PasswordService } from '../auth/password.service';
+import type { PasswordChecker } from '../auth/password-check';
 import type { TokenService } from '../auth/token.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
@@ -15,22 +16,26 @@ export const ACCOUNT_MESSAGES = {
 export function createAccountService(deps: {
   sequelize: Sequelize;
   models: Models;
-  passwords: Pick<PasswordService, 'hash' | 'verify'>;
+  passwords: Pick<PasswordService, 'hash'>;
+  /** The throttled password check sign-in uses: the current password is a guess like any other. */
+  checkPassword: PasswordChecker;
   tokens: Pick<TokenService, 'revokeAllForUser'>;
   activity: ActivityService;
 }) {
-  const { sequelize, models, passwords, tokens, activity } = deps;
+  const { sequelize, models, passwords, checkPassword, tokens, activity } = deps;
 
   /**
    * Replaces the user's password after checking the current one, and ends every token and session the
    * user has (the epoch moves on): the caller issues a fresh one for the browser that made the change.
+   * While the account throttle blocks the email the answer is 429 and the guess is not even hashed.
    * The write is conditional on the hash just checked, so of two parallel changes only one wins.
    * Returns the user as stored afterwards (with the new epoch).
    */
   async function changePassword(userId: string, currentPassword: string, newPassword: string, context: RequestContext): Promise<User> {
     const user = await models.User.findByPk(userId, { rejectOnEmpty: false });
     if (!user) throw AppError.unauthorized();
-    const check = await passwords.verify(currentPassword, user.passwordHash);
+    const check = await checkPassword(user.email, currentPassword, user);
+    if (!check.ok && check.reason === 'throttled') throw AppError.tooManyRequests(check.retryAfterSeconds);
     if (!check.ok) throw AppError.validation({ currentPassword: ACCOUNT_MESSAGES.wrongPassword });
     // Hashed before the transaction: PBKDF2 takes tens of milliseconds, too long to hold a write lock.
     const passwordHash = await passwords.hash(newPassword);

@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Models } from '../models';
+import type { KeyValueStore } from '../store';
 import type { RequestContext } from '../http/request-context';
 
 export const ACTIVITY_ACTIONS = [
@@ -31,6 +33,20 @@ export interface ActivityEntry {
   email?: string | null;
   /** Non-secret facts only: never a password, token or code. */
   details?: Record<string, unknown>;
+  /** Set on refusals an attack repeats (a blocked account): such rows collapse, see ActivityRepeat. */
+  repeat?: ActivityRepeat;
+}
+
+/**
+ * Refusals that are "the same" (one key) within one window become one row whose `details.count` says how
+ * many there were: an attack from many addresses on one blocked account writes one row per window, not
+ * one per attempt.
+ */
+export interface ActivityRepeat {
+  /** What makes two refusals the same (action, reason, method, email): hashed before it reaches the store. */
+  key: string;
+  /** When the window ends (epoch ms), such as the end of an account throttle's block. */
+  until: number;
 }
 
 export interface ActivityFilter {
@@ -60,16 +76,63 @@ export interface ActivityLogView {
  */
 const INSERT_ACTIVITY = 'INSERT INTO activity_logs (action, user_id, email, ip, user_agent, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
-/** The activity log: who did what, from where. Writing it never fails the request it describes. */
-export function createActivityService({ sequelize, models, logger }: { sequelize: Sequelize; models: Models; logger: Logger }) {
-  async function record(entry: ActivityEntry, context: RequestContext): Promise<void> {
-    const details = entry.details ? JSON.stringify(entry.details) : null;
-    const values = [entry.action, entry.userId ?? null, entry.email ?? null, context.ip, context.userAgent, details, new Date()];
+/*
+ * Raises a collapsed row's count. Conditional on the stored count being lower, so of two updates that
+ * arrive out of order the higher count stays (JSON_EXTRACT: the same function on SQLite and MariaDB).
+ */
+const RAISE_REPEAT_COUNT = "UPDATE activity_logs SET details = ? WHERE id = ? AND COALESCE(JSON_EXTRACT(details, '$.count'), 0) < ?";
+
+/**
+ * The activity log: who did what, from where. Writing it never fails the request it describes. Without
+ * a store (some unit tests build the service alone) repeats are written one row each.
+ */
+export function createActivityService({ sequelize, models, logger, store }: { sequelize: Sequelize; models: Models; logger: Logger; store?: KeyValueStore }) {
+  /** Writes one row; its id, or null when the write failed (logged, never thrown). */
+  async function insert(entry: ActivityEntry, details: Record<string, unknown> | undefined, context: RequestContext): Promise<number | null> {
+    const values = [entry.action, entry.userId ?? null, entry.email ?? null, context.ip, context.userAgent, details ? JSON.stringify(details) : null, new Date()];
     try {
-      await sequelize.query(INSERT_ACTIVITY, { replacements: values, type: QueryTypes.INSERT });
+      const [id] = await sequelize.query(INSERT_ACTIVITY, { replacements: values, type: QueryTypes.INSERT });
+      return Number(id);
     } catch (err) {
       logger.error({ err: (err as Error).message, action: entry.action }, 'could not write the activity log');
+      return null;
     }
+  }
+
+  /**
+   * The first repeat in a window writes the row (count 1) and keeps its id in the store; later ones count
+   * in the store (atomic, shared by every instance) and raise the row's count. A later repeat that finds
+   * no row id yet (the first one's insert still running) leaves the count to the next one. A failing
+   * store means one row per repeat, as before: never none.
+   */
+  async function recordRepeat(entry: ActivityEntry, repeat: ActivityRepeat, context: RequestContext): Promise<void> {
+    const ttlSeconds = (repeat.until - Date.now()) / 1000;
+    const id = crypto.createHash('sha256').update(`${repeat.key}\n${repeat.until}`).digest('hex');
+    const keys = { count: `activity:repeat:${id}`, row: `activity:repeat-row:${id}` };
+    const counted = store && ttlSeconds > 0 ? await store.increment(keys.count, ttlSeconds).catch(() => null) : null;
+    if (!store || !counted) {
+      await insert(entry, { ...entry.details, count: 1 }, context);
+      return;
+    }
+    const { count } = counted;
+    const details = { ...entry.details, count };
+    if (count === 1) {
+      const rowId = await insert(entry, details, context);
+      if (rowId !== null) await store.set(keys.row, String(rowId), ttlSeconds).catch(() => undefined);
+      return;
+    }
+    try {
+      const rowId = await store.get(keys.row);
+      if (rowId === null) return;
+      await sequelize.query(RAISE_REPEAT_COUNT, { replacements: [JSON.stringify(details), Number(rowId), count], type: QueryTypes.UPDATE });
+    } catch (err) {
+      logger.error({ err: (err as Error).message, action: entry.action }, 'could not count a repeated activity');
+    }
+  }
+
+  async function record(entry: ActivityEntry, context: RequestContext): Promise<void> {
+    if (entry.repeat) return recordRepeat(entry, entry.repeat, context);
+    await insert(entry, entry.details, context);
   }
 
   /** One page of the log, newest first, filtered by action and/or user. */

@@ -16,6 +16,7 @@ import { createBackgroundWork } from './background-work';
 import { transactionWithRetry } from '../db/transaction-retry';
 import type { AuthUser } from '../auth/auth-user';
 import type { AuthUserRecords } from '../auth/auth-user-records';
+import type { AccountThrottle } from '../auth/account-throttle';
 import { renderOtpEmail } from '../mail/otp-email';
 
 export const OTP_MESSAGES = {
@@ -33,7 +34,9 @@ export type OtpFailureReason = 'no_code' | 'attempts_exhausted' | 'wrong_code' |
 
 export type OtpVerifyResult =
   | { ok: true; user: AuthUser; created: boolean; /** Deletes the code; false when a parallel use won. */ claim: () => Promise<boolean> }
-  | { ok: false; reason: OtpFailureReason; attemptsRemaining: number; email: string; userId: string | null };
+  | { ok: false; reason: OtpFailureReason; attemptsRemaining: number; email: string; userId: string | null }
+  /** The account throttle blocks the email (known or not): refused before any code is read, until `until` (epoch ms). */
+  | { ok: false; reason: 'throttled'; retryAfterSeconds: number; until: number; email: string; userId: null };
 
 /** The hourly per-email counter as rate-limit headers show it. */
 export interface OtpRateState {
@@ -68,9 +71,11 @@ export function createOtpService(deps: {
   mailer: Mailer;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'signUp'>;
+  /** The per-account throttle password sign-in uses: wrong codes count in the same counter. */
+  throttle: AccountThrottle;
   logger: Logger;
 }) {
-  const { sequelize, models, authUsers, store, plugins, mailer, users } = deps;
+  const { sequelize, models, authUsers, store, plugins, mailer, users, throttle } = deps;
   const log = deps.logger.child({ component: 'otp' });
   const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
   // Counts while the shared store is failing: limiting degrades to this instance, never to none.
@@ -161,14 +166,25 @@ export function createOtpService(deps: {
    * for the right value. The right code is claimed by deleting its row (`claim`, which the session step
    * runs last): of parallel checks exactly one deletes it. An unknown email gets an account only while
    * the plugin allows new users and registration is allowed (or it is the first user ever).
+   *
+   * Every compared code that does not sign in counts in the per-account throttle, like a wrong password,
+   * so whatever codeLength, maxAttempts and rateLimitPerHour say, an email gets at most the throttle's
+   * guesses per window; while it is blocked no code is even read. The right code lifts the throttle.
    */
   async function verify(rawEmail: string, code: string): Promise<OtpVerifyResult> {
     const email = normalizeEmail(rawEmail);
     const settings = await plugins.settingsOf('otp-login');
     if (code.length !== settings.codeLength) throw AppError.validation({ code: `must be ${settings.codeLength} digits` });
+    const allowed = await throttle.check(email);
+    if (!allowed.allowed) return { ok: false, reason: 'throttled', retryAfterSeconds: allowed.retryAfterSeconds, until: allowed.until, email, userId: null };
     const fail = (reason: OtpFailureReason, attemptsRemaining = 0, userId: string | null = null): OtpVerifyResult => ({
       ok: false, reason, attemptsRemaining, email, userId,
     });
+    /** A compared code that does not sign in: a guess like a wrong password. */
+    const failGuess = async (reason: OtpFailureReason, attemptsRemaining = 0, userId: string | null = null): Promise<OtpVerifyResult> => {
+      await throttle.recordFailure(email);
+      return fail(reason, attemptsRemaining, userId);
+    };
 
     const now = nowSeconds();
     const row = await models.OtpCode.findOne({ where: { userEmail: email, expiresAt: { [Op.gt]: now } }, order: [['createdAt', 'DESC']] });
@@ -181,24 +197,25 @@ export function createOtpService(deps: {
 
     if (!matches(row.code, row.id, code)) {
       const after = await models.OtpCode.findByPk(row.id, { attributes: ['attempts'] });
-      return fail('wrong_code', after ? Math.max(0, settings.maxAttempts - after.attempts) : 0);
+      return failGuess('wrong_code', after ? Math.max(0, settings.maxAttempts - after.attempts) : 0);
     }
     let record = await authUsers.byEmail(email);
     let created = false;
     if (!record) {
-      if (!settings.allowNewUserRegistration) return fail('registration_disabled');
+      if (!settings.allowNewUserRegistration) return failGuess('registration_disabled');
       try {
         await users.signUp({ email });
         created = true;
       } catch (err) {
-        if (err instanceof AppError && err.status === 403) return fail('registration_disabled');
+        if (err instanceof AppError && err.status === 403) return failGuess('registration_disabled');
         // Created meanwhile by another path (registration, OAuth): that account signs in.
         if (!(err instanceof AppError && err.status === 409)) throw err;
       }
       record = await authUsers.byEmail(email);
-      if (!record) return fail('registration_disabled');
+      if (!record) return failGuess('registration_disabled');
     }
-    if (!record.active) return fail('inactive', 0, record.user.id);
+    if (!record.active) return failGuess('inactive', 0, record.user.id);
+    await throttle.clear(email);
     const claim = async () => (await models.OtpCode.destroy({ where: { id: row.id } })) === 1;
     return { ok: true, user: record.user, created, claim };
   }

@@ -115,6 +115,44 @@ describe('account throttle: password sign-in per email, across client addresses'
     assert.ok(!JSON.stringify(rows.map((row) => row.toJSON())).includes('wrong-'));
   });
 
+  describe('refusals of a blocked account in the activity log', () => {
+    const throttledRows = async (email: string) => {
+      const rows = await ctx().models.ActivityLog.findAll({ where: { email, action: 'auth.login_failed' } });
+      return rows.filter((row) => (row.details as { reason?: string } | null)?.reason === 'throttled');
+    };
+
+    it('when 50 attempts from 50 addresses hit a blocked account, then they add one row that counts them', async () => {
+      const user = await makeUser();
+      await failTimes(app, user.email, ACCOUNT_THROTTLE.maxFailures);
+      const before = await ctx().models.ActivityLog.count();
+      const statuses = await failTimes(app, user.email, 50);
+      assert.deepEqual(statuses, Array(50).fill(429));
+      assert.equal(await ctx().models.ActivityLog.count(), before + 1);
+      const rows = await throttledRows(user.email);
+      assert.equal(rows.length, 1);
+      assert.deepEqual(rows[0].details, { method: 'password', reason: 'throttled', count: 50 });
+      assert.equal(rows[0].userId, user.id);
+    });
+
+    it('when 50 attempts arrive at once, then they still add at most one row', async () => {
+      const user = await makeUser();
+      await failTimes(app, user.email, ACCOUNT_THROTTLE.maxFailures);
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => login(app, user.email, `parallel-${i}-guess`)));
+      assert.ok(results.every((res) => res.status === 429));
+      const rows = await throttledRows(user.email);
+      assert.equal(rows.length, 1);
+      const { count } = rows[0].details as { count: number };
+      assert.ok(count >= 1 && count <= 50, `count ${count}`);
+    });
+
+    it('when wrong passwords stay below the limit, then each is its own row', async () => {
+      const user = await makeUser();
+      await failTimes(app, user.email, ACCOUNT_THROTTLE.maxFailures);
+      const rows = await ctx().models.ActivityLog.findAll({ where: { email: user.email, action: 'auth.login_failed' } });
+      assert.deepEqual(rows.map((row) => row.details), Array(ACCOUNT_THROTTLE.maxFailures).fill({ method: 'password', reason: 'wrong_password' }));
+    });
+  });
+
   describe('the counter', () => {
     it('when the window ends, then attempts are allowed again', async () => {
       const throttle = createAccountThrottle({ store: ctx().store, logger: pino({ level: 'silent' }), rule: { maxFailures: 2, windowSeconds: 0.5 } });

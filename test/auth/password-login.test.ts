@@ -7,6 +7,7 @@ import { createPasswordLogin } from '../../src/auth/password-login';
 import { createPasswordService } from '../../src/auth/password.service';
 import { createAuthUserRecords } from '../../src/auth/auth-user-records';
 import { createAccountThrottle } from '../../src/auth/account-throttle';
+import { createPasswordCheck } from '../../src/auth/password-check';
 
 /**
  * The PBKDF2 runs `fn` starts, counted where node:crypto hands them to the thread pool (each run is one
@@ -40,7 +41,7 @@ describe('password login (the passport-local verify step)', () => {
       models,
       authUsers: createAuthUserRecords(sequelize),
       passwords,
-      throttle: createAccountThrottle({ store, logger }),
+      checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }) }),
       logger,
     });
     // The dummy hash is made once per process: make it now, so the counts below are the steady state.

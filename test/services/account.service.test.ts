@@ -5,14 +5,18 @@ import { PASSWORD, makeUser } from '../support/auth';
 import { createAccountService } from '../../src/services/account.service';
 import { createPasswordService } from '../../src/auth/password.service';
 import { createActivityService } from '../../src/services/activity.service';
+import { createAccountThrottle } from '../../src/auth/account-throttle';
+import { createPasswordCheck } from '../../src/auth/password-check';
 
 function service() {
-  const { sequelize, models, config, logger } = ctx();
+  const { sequelize, models, config, logger, store } = ctx();
   const revoked: string[] = [];
+  const passwords = createPasswordService({ iterations: config.passwordIterations });
   const account = createAccountService({
     sequelize,
     models,
-    passwords: createPasswordService({ iterations: config.passwordIterations }),
+    passwords,
+    checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }) }),
     tokens: {
       revokeAllForUser: async (userId: string, options: { transaction?: Transaction } = {}) => {
         revoked.push(userId);

@@ -64,7 +64,9 @@ export function createProfilePageController(container: Container) {
     res.redirect(303, withNotice('/admin/profile', 'message', 'Profile saved'));
   }, redrawProfile);
 
-  const redrawPassword: FormRedraw = (req, res, failure) => draw(req, res, failure.status, { ...failure, error: 'Your password was not changed.' });
+  // A blocked account (429) says why; the guess was not checked.
+  const redrawPassword: FormRedraw = (req, res, failure) =>
+    draw(req, res, failure.status, { ...failure, error: failure.status === 429 ? `Your password was not changed. ${failure.error}` : 'Your password was not changed.' });
 
   /** Every token and session of the user ends; this browser gets a fresh token so it stays signed in. */
   const changePassword = formPost(async (req, res) => {
