@@ -69,6 +69,8 @@ const envSchema = z.object({
     message: 'must be an smtp:// or smtps:// URL',
   }),
   EMAIL_FROM: optionalString,
+  // Development and tests only: lets admins point plugin URLs (SMTP, email API, OAuth) at internal addresses.
+  ALLOW_PRIVATE_OUTBOUND: z.preprocess(blankAsUnset, z.enum(['true', 'false'], { message: 'must be true or false' }).default('false')),
   AUTH_CONFIG: optionalString,
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   // As any password being set (input-rules' newPassword); checked here so a bad one stops the boot, not a request.
@@ -102,6 +104,8 @@ export interface Config {
   threadPoolSize: number;
   smtpUrl: string | undefined;
   emailFrom: string | undefined;
+  /** Whether outbound URLs an admin enters may reach loopback, private, link-local or metadata addresses. */
+  allowPrivateOutbound: boolean;
   authConfigPath: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -143,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     threadPoolSize: e.UV_THREADPOOL_SIZE,
     smtpUrl: e.SMTP_URL,
     emailFrom: e.EMAIL_FROM,
+    allowPrivateOutbound: e.ALLOW_PRIVATE_OUTBOUND === 'true',
     authConfigPath: e.AUTH_CONFIG,
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { definePlugin } from './plugin-definition';
 
+const MESSAGES = {
+  retypeApiKey: 'must be entered again when the API URL changes',
+  retypeSmtpPassword: 'the password must be entered again when the SMTP server (scheme, host or port) changes',
+} as const;
+
 /**
  * Outgoing mail: SMTP (`smtpUrl`) or an HTTP email API (`apiKey`, `apiUrl`). SMTP_URL / EMAIL_FROM in
  * the environment win over these settings (CONTRACT 1). An empty `fromEmail` means "not set": the
@@ -24,7 +29,8 @@ export const emailPlugin = definePlugin({
   description: 'Outgoing email (SMTP or an HTTP email API) for codes, magic links and password resets',
   settings: emailSettings,
   secrets: [
-    { path: ['apiKey'], kind: 'value' },
-    { path: ['smtpUrl'], kind: 'url-password' },
+    { path: ['apiKey'], kind: 'value', sentTo: [['apiUrl']], retypeMessage: MESSAGES.retypeApiKey },
+    { path: ['smtpUrl'], kind: 'url-password', sentTo: [['smtpUrl']], retypeMessage: MESSAGES.retypeSmtpPassword },
   ],
+  outboundUrls: [['smtpUrl'], ['apiUrl']],
 });

@@ -4,6 +4,13 @@ import { definePlugin } from './plugin-definition';
 export const OAUTH_PROVIDERS = ['github', 'google'] as const;
 export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 
+/** The URL overrides of a provider's endpoints. */
+const ENDPOINT_KEYS = ['authorizationURL', 'tokenURL', 'userProfileURL', 'userEmailsURL'] as const;
+
+const MESSAGES = {
+  retypeSecret: 'must be entered again when an endpoint URL changes',
+} as const;
+
 const endpointUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2048).optional();
 
 /**
@@ -42,5 +49,12 @@ export const oauthProvidersPlugin = definePlugin({
   name: 'oauth-providers',
   description: 'Sign-in and account linking with GitHub and Google',
   settings: oauthProvidersSettings,
-  secrets: OAUTH_PROVIDERS.map((provider) => ({ path: ['providers', provider, 'clientSecret'], kind: 'value' as const })),
+  // The secret goes to the token endpoint; the others are re-pointed with it in an attack (a provider of one's own).
+  secrets: OAUTH_PROVIDERS.map((provider) => ({
+    path: ['providers', provider, 'clientSecret'],
+    kind: 'value' as const,
+    sentTo: ENDPOINT_KEYS.map((key) => ['providers', provider, key]),
+    retypeMessage: MESSAGES.retypeSecret,
+  })),
+  outboundUrls: OAUTH_PROVIDERS.flatMap((provider) => ENDPOINT_KEYS.map((key) => ['providers', provider, key])),
 });

@@ -55,4 +55,6 @@ export const otpLoginPlugin = definePlugin({
   description: 'Sign-in with a one-time code sent by email',
   settings: otpLoginSettings,
   secrets: [],
+  // logoUrl and loginUrl are links in mails and pages: the service itself never connects to them.
+  outboundUrls: [],
 });

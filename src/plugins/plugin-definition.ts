@@ -10,6 +10,14 @@ export const SECRET_MASK = '********';
 export interface SecretField {
   path: readonly string[];
   kind: 'value' | 'url-password';
+  /**
+   * The settings holding the URLs the secret is sent to (a URL's password goes to its own URL). A
+   * stored secret is kept only while each of them keeps its scheme, host and port; re-pointing one
+   * needs the secret typed again in the same change, so a masked secret cannot be sent elsewhere.
+   */
+  sentTo: readonly (readonly string[])[];
+  /** The refusal when a destination changes and the secret was not typed again (named at `path`). */
+  retypeMessage: string;
 }
 
 /**
@@ -22,6 +30,8 @@ export interface PluginDefinition<S extends z.ZodType = z.ZodType> {
   description: string;
   settings: S;
   secrets: readonly SecretField[];
+  /** Settings holding URLs the service connects to: they must reach public addresses (src/http/outbound-url.ts). */
+  outboundUrls: readonly (readonly string[])[];
 }
 
 /** Declares a plugin (an identity function that keeps the schema's type). */

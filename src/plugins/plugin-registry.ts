@@ -7,8 +7,8 @@ import { fieldErrors } from '../http/validate';
 import { transactionWithRetry } from '../db/transaction-retry';
 import { PLUGINS, type PluginName, type PluginSettingsMap } from './index';
 import { SECRET_MASK, type PluginDefinition, type SecretField } from './plugin-definition';
-
-type Settings = Record<string, unknown>;
+import { getPath, isPlainObject, urlPassword, type Settings } from './settings-tree';
+import { refusedDestinations, repointedSecrets } from './outbound-settings';
 
 /** A plugin as the API shows it: secrets masked. */
 export interface PluginView {
@@ -28,10 +28,6 @@ const MESSAGES = {
   nothingToKeep: 'no secret is stored here to keep: type it',
 } as const;
 
-function isPlainObject(value: unknown): value is Settings {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `base` with `patch` laid over it: objects merge key by key, `null` deletes, anything else replaces. */
 function deepMerge(base: Settings, patch: Settings): Settings {
   const result: Settings = { ...base };
@@ -44,12 +40,6 @@ function deepMerge(base: Settings, patch: Settings): Settings {
   return result;
 }
 
-function getPath(settings: Settings, path: readonly string[]): unknown {
-  let node: unknown = settings;
-  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
-  return node;
-}
-
 /** Sets a value at a path of an object tree (a copy is made by the callers, which own `settings`). */
 function setPath(settings: Settings, path: readonly string[], value: unknown): void {
   let node = settings;
@@ -60,12 +50,6 @@ function setPath(settings: Settings, path: readonly string[], value: unknown): v
   const last = path[path.length - 1];
   if (value === undefined) delete node[last];
   else node[last] = value;
-}
-
-function urlPassword(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
-  const password = new URL(value).password;
-  return password ? decodeURIComponent(password) : undefined;
 }
 
 /** A secret as it may be shown: a whole value as the mask, a URL with its password masked. */
@@ -114,10 +98,11 @@ function changedPaths(before: unknown, after: unknown, prefix = ''): string[] {
 /**
  * The plugins registry: each plugin's active flag and settings (the `plugins` table; a missing row
  * means inactive with defaults). Stored settings are laid over the defaults; updates are validated
- * as the merged whole, so a range error names the field whatever was sent.
+ * as the merged whole, so a range error names the field whatever was sent. `allowPrivateOutbound`
+ * (ALLOW_PRIVATE_OUTBOUND; off unless given) lets outbound URL settings reach non-public addresses.
  */
-export function createPluginRegistry(deps: { models: Models; activity: ActivityService; plugins?: readonly PluginDefinition[] }) {
-  const { models, activity } = deps;
+export function createPluginRegistry(deps: { models: Models; activity: ActivityService; plugins?: readonly PluginDefinition[]; allowPrivateOutbound?: boolean }) {
+  const { models, activity, allowPrivateOutbound = false } = deps;
   const definitions = new Map<string, PluginDefinition>((deps.plugins ?? PLUGINS).map((plugin) => [plugin.name, plugin]));
 
   function definitionOf(name: string): PluginDefinition {
@@ -194,10 +179,13 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
 
   /**
    * Changes the active flag and/or merges settings, validating the merged result (400 naming the
-   * field, nothing written). Masked secrets sent back keep the stored secret.
+   * field, nothing written). Masked secrets sent back keep the stored secret, but only while the
+   * URLs they are sent to keep their server; outbound URLs must reach public addresses.
    */
   async function update(name: string, change: PluginUpdate, audit?: AdminAudit): Promise<PluginView> {
     const definition = definitionOf(name);
+    // Names are resolved here, before the row is locked: a slow resolver must not hold the lock.
+    const outbound = allowPrivateOutbound || !change.settings ? {} : await refusedDestinations(definition, (await load(name)).stored, change.settings);
     const result = await transactionWithRetry(
       models.Plugin.sequelize!,
       async (transaction) => {
@@ -205,10 +193,10 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
         const { stored, settings: before } = resolve(definition, row?.settings ?? {});
         const unkept = masksWithNothingStored(definition, stored, change.settings ?? {});
         const nextStored = applyChange(definition, stored, change.settings ?? {});
+        const repointed = repointedSecrets(definition, stored, change.settings ?? {}, nextStored);
         const parsed = (definition.settings as z.ZodType).safeParse(nextStored);
-        if (!parsed.success || Object.keys(unkept).length > 0) {
-          throw AppError.validation({ ...(parsed.success ? {} : fieldErrors(parsed.error)), ...unkept });
-        }
+        const errors = { ...outbound, ...repointed, ...(parsed.success ? {} : fieldErrors(parsed.error)), ...unkept };
+        if (!parsed.success || Object.keys(errors).length > 0) throw AppError.validation(errors);
         const activeBefore = row?.active ?? false;
         const activeAfter = change.active ?? activeBefore;
         if (row) {

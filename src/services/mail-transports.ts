@@ -1,4 +1,8 @@
+import http from 'node:http';
+import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { Transporter } from 'nodemailer';
+import { publicOnlyConnection } from '../http/outbound-url';
 
 /** One outgoing message with its sender resolved. */
 export interface OutgoingMail {
@@ -60,26 +64,45 @@ export async function sendSmtp(transporter: Transporter, mail: OutgoingMail): Pr
   return info.messageId;
 }
 
+/** POSTs a JSON body and resolves the answer's status; the body is drained unread (a provider may echo the request). */
+function postJson(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(
+      {
+        ...urlToHttpOptions(url),
+        ...(allowPrivate ? {} : publicOnlyConnection(url)),
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      },
+      (response) => {
+        response.on('error', reject);
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.resume();
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /**
  * Sends through an HTTP email API: `POST apiUrl` with `Authorization: Bearer <apiKey>` and JSON
- * `{ from, to, subject, html, text }`. Any non-2xx answer is a failure; its body is not read into the
- * error (a provider may echo the request back).
+ * `{ from, to, subject, html, text }`. Any non-2xx answer is a failure (a redirect too: it is never
+ * followed); its body is not read into the error. Unless `allowPrivate`, the connection is refused
+ * when the address actually dialled is not public (judged after resolution, so DNS rebinding of a
+ * name saved while it pointed elsewhere gains nothing).
  */
-export async function sendHttp(route: Extract<MailRoute, { kind: 'http' }>, mail: OutgoingMail): Promise<void> {
-  let response: Response;
+export async function sendHttp(route: Extract<MailRoute, { kind: 'http' }>, mail: OutgoingMail, options: { allowPrivate: boolean }): Promise<void> {
+  let status: number;
   try {
-    response = await fetch(route.apiUrl, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${route.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html ?? '', text: mail.text }),
-      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-      redirect: 'error',
-    });
+    const headers = { Authorization: `Bearer ${route.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' };
+    const body = JSON.stringify({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html ?? '', text: mail.text });
+    status = await postJson(new URL(route.apiUrl), headers, body, options.allowPrivate);
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause;
-    throw new MailDeliveryError(`email API request failed: ${(err as Error).name}`, cause?.code);
+    const { name, code } = err as { name?: string; code?: unknown };
+    throw new MailDeliveryError(`email API request failed: ${name ?? 'Error'}`, typeof code === 'string' ? code : undefined);
   }
-  // Drain the body so the connection is released; its content is never logged.
-  await response.arrayBuffer().catch(() => undefined);
-  if (!response.ok) throw new MailDeliveryError(`email API answered ${response.status}`, `HTTP_${response.status}`);
+  if (status < 200 || status > 299) throw new MailDeliveryError(`email API answered ${status}`, `HTTP_${status}`);
 }

@@ -10,7 +10,11 @@ export interface MailMessage {
   html?: string;
 }
 
-/** How one delivery went; `error` is safe to show an admin (no credential, no body, no recipient). */
+/**
+ * How one delivery went. `error` is one of two fixed texts (MAIL_NOT_CONFIGURED, MAIL_FAILED): a
+ * remote server's status, reply or error code would let an admin probe hosts and ports through the
+ * test mail; the detail goes to the server log only.
+ */
 export type MailResult = { sent: true } | { sent: false; error: string };
 
 export interface Mailer {
@@ -26,7 +30,8 @@ export interface Mailer {
 }
 
 export const MAIL_NOT_CONFIGURED = 'No mail service is configured (SMTP_URL or the email plugin)';
-// Short enough to be shown whole in a page notice (src/http/pages.ts keeps 200 characters).
+export const MAIL_FAILED = 'the mail service refused or could not be reached. See the server log.';
+// A log line's reason stays short: a transport's text may quote a long server reply.
 const MAX_REASON_LENGTH = 160;
 
 /** The From address: EMAIL_FROM, else no-reply at the public origin's host name. */
@@ -58,7 +63,7 @@ function credentialsOf(target: MailRoute): string[] {
 
 /**
  * An error's message and code, with every credential of the route blotted out and the length bounded:
- * what is logged and what an admin is shown. A transport's text may quote a server's reply, never the body.
+ * what is logged (never shown). A transport's text may quote a server's reply, never the mail's body.
  */
 function safeReason(err: unknown, target: MailRoute | undefined): string {
   const { message, code } = err instanceof MailDeliveryError ? err : (err as { message?: unknown; code?: unknown });
@@ -99,14 +104,15 @@ export function createMailer(deps: { config: Config; logger: Logger; plugins: Pi
         return { sent: false, error: MAIL_NOT_CONFIGURED };
       }
       const mail = { from: target.from, to, subject, text, html };
-      const messageId = target.kind === 'smtp' ? await sendSmtp(smtp.for(target.smtpUrl), mail) : await sendHttp(target, mail);
+      const messageId =
+        target.kind === 'smtp' ? await sendSmtp(smtp.for(target.smtpUrl), mail) : await sendHttp(target, mail, { allowPrivate: config.allowPrivateOutbound });
       log.info({ to: maskAddress(to), subject, via: target.kind, messageId, ms: Date.now() - started }, 'mail sent');
       return { sent: true };
     } catch (err) {
       // Only the error's message and code, credentials blotted out: never the body (a code or a one-time link).
-      const error = safeReason(err, target ?? undefined);
-      log.error({ to: maskAddress(to), subject, via: target?.kind, err: { message: error }, ms: Date.now() - started }, 'mail delivery failed');
-      return { sent: false, error };
+      const reason = safeReason(err, target ?? undefined);
+      log.error({ to: maskAddress(to), subject, via: target?.kind, err: { message: reason }, ms: Date.now() - started }, 'mail delivery failed');
+      return { sent: false, error: MAIL_FAILED };
     }
   }
 

@@ -226,10 +226,14 @@ describe('plugins API', () => {
       assert.equal(internal.smtpUrl, 'smtp://mailer:p%40ss-word@smtp.example.test:587');
       assert.equal(internal.fromName, 'Auth service');
 
-      const replaced = await put('email', { settings: { smtpUrl: `smtp://other:${MASK}@smtp2.example.test:25`, apiKey: 'new-key' } });
+      const moved = await put('email', { settings: { smtpUrl: `smtp://other:${MASK}@smtp2.example.test:25` } });
+      assert.equal(moved.status, 400, 'the mask never carries the stored password to another server (issue 26, finding 4)');
+      assert.deepEqual(Object.keys(moved.body.errors), ['smtpUrl']);
+
+      const replaced = await put('email', { settings: { smtpUrl: `smtp://other:${MASK}@smtp.example.test:587`, apiKey: 'new-key' } });
       assert.equal(replaced.status, 200);
       const updated = await registry().settingsOf('email');
-      assert.equal(updated.smtpUrl, 'smtp://other:p%40ss-word@smtp2.example.test:25', 'the mask keeps the stored password under a new host');
+      assert.equal(updated.smtpUrl, 'smtp://other:p%40ss-word@smtp.example.test:587', 'the mask keeps the stored password for the same server');
       assert.equal(updated.apiKey, 'new-key');
 
       const logs = JSON.stringify(await ctx().models.ActivityLog.findAll({ where: { action: 'plugin.updated' } }));

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+import { startEmailApi, type EmailApiCall, type EmailApiStandIn } from '../support/email-api';
 import { createTestUser } from '../support/users';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
@@ -13,37 +12,10 @@ import { createMailer } from '../../src/services/mailer';
 import { createPluginRegistry } from '../../src/plugins/plugin-registry';
 import { createActivityService } from '../../src/services/activity.service';
 
-interface ApiCall {
-  authorization: string | undefined;
-  contentType: string | undefined;
-  body: Record<string, unknown>;
-}
-
-/** A real loopback HTTP email API that records each call and answers with the given status. */
-async function startEmailApi(status = 202): Promise<{ url: string; calls: ApiCall[]; setStatus(s: number): void; stop(): Promise<void> }> {
-  const calls: ApiCall[] = [];
-  let answer = status;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      calls.push({ authorization: req.headers.authorization, contentType: req.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(answer, { 'Content-Type': 'application/json' }).end(JSON.stringify({ echo: 'provider body' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1/send`,
-    calls,
-    setStatus: (s) => (answer = s),
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
-}
-
 function registry() {
   const { models, sequelize } = ctx();
-  return createPluginRegistry({ models, activity: createActivityService({ sequelize, models, logger: pino({ level: 'silent' }) }) });
+  // The stand-ins listen on loopback: as the suite's apps, allowed by ALLOW_PRIVATE_OUTBOUND (test/support/context.ts).
+  return createPluginRegistry({ models, activity: createActivityService({ sequelize, models, logger: pino({ level: 'silent' }) }), allowPrivateOutbound: ctx().config.allowPrivateOutbound });
 }
 
 function capturingLogger() {
@@ -55,7 +27,7 @@ function capturingLogger() {
 describe('mailer: the email plugin as the transport', () => {
   let sinkA: SmtpSink;
   let sinkB: SmtpSink;
-  let api: Awaited<ReturnType<typeof startEmailApi>>;
+  let api: EmailApiStandIn;
   const plugins = () => registry();
   const mailerWithout = (env: Record<string, string | undefined> = {}, logger = pino({ level: 'silent' })) =>
     createMailer({ config: loadConfig({ ...ctx().env, SMTP_URL: undefined, EMAIL_FROM: undefined, ...env }), logger, plugins: plugins() });
@@ -161,7 +133,7 @@ describe('mailer: the email plugin as the transport', () => {
 
     assert.equal(failed.status, 200);
     assert.deepEqual(failed.body, ok.body);
-    let call: ApiCall | undefined;
+    let call: EmailApiCall | undefined;
     for (let waited = 0; !(call = api.calls.filter((c) => c.body.to === user.email)[1]) && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     assert.ok(call, 'the second mail reached the API');
     const code = String(call.body.text).match(/Your login code: (\d+)/)?.[1];

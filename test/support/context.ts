@@ -69,6 +69,8 @@ function baseEnv(databaseUrl: string, dataDir: string): Record<string, string> {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     BASE_URL: 'http://localhost:3000',
+    // The suite's OAuth stand-in, email API and SMTP sink listen on loopback; the refusal tests turn this off.
+    ALLOW_PRIVATE_OUTBOUND: 'true',
   };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   return env;

@@ -1,0 +1,155 @@
+import dns from 'node:dns';
+import net from 'node:net';
+
+/**
+ * Outbound URLs an admin enters (the email plugin's SMTP and API URLs, the OAuth endpoint overrides)
+ * must not reach the service's own network: loopback, private, link-local, unspecified, CGNAT or cloud
+ * metadata addresses. Host names are judged by every address they resolve to. ALLOW_PRIVATE_OUTBOUND
+ * (development and tests) turns the rule off; the callers decide that, not this module.
+ */
+export const OUTBOUND_MESSAGES = {
+  privateAddress: 'must not point to a loopback, private, link-local or metadata address',
+  unresolvable: 'names a host that could not be resolved',
+  invalid: 'must be a valid URL',
+} as const;
+
+/** A connection refused because its host resolved to a non-public address. */
+export class OutboundAddressError extends Error {
+  readonly code = 'EOUTBOUNDPRIVATE';
+  constructor() {
+    super('outbound address is not public');
+    this.name = 'OutboundAddressError';
+  }
+}
+
+const BLOCKED = new net.BlockList();
+const BLOCKED_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
+  ['0.0.0.0', 8, 'ipv4'], // "this network", 0.0.0.0 (reaches the local host on Linux)
+  ['10.0.0.0', 8, 'ipv4'],
+  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
+  ['127.0.0.0', 8, 'ipv4'],
+  ['169.254.0.0', 16, 'ipv4'], // link-local, 169.254.169.254 metadata
+  ['172.16.0.0', 12, 'ipv4'],
+  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments (192.0.0.192: Oracle metadata)
+  ['192.168.0.0', 16, 'ipv4'],
+  ['198.18.0.0', 15, 'ipv4'], // benchmarking, used inside some clouds
+  ['224.0.0.0', 4, 'ipv4'], // multicast
+  ['240.0.0.0', 4, 'ipv4'], // reserved, 255.255.255.255 broadcast
+  ['::', 128, 'ipv6'],
+  ['::1', 128, 'ipv6'],
+  ['fc00::', 7, 'ipv6'], // unique local, fd00:ec2::254 (AWS metadata)
+  ['fe80::', 10, 'ipv6'],
+  ['fec0::', 10, 'ipv6'], // deprecated site-local, still routed by some stacks
+  ['ff00::', 8, 'ipv6'],
+];
+for (const [address, prefix, family] of BLOCKED_RANGES) BLOCKED.addSubnet(address, prefix, family);
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part included), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const octets = dotted[1].split('.').map(Number);
+    text = `${text.slice(0, dotted.index)}${((octets[0] << 8) | octets[1]).toString(16)}:${((octets[2] << 8) | octets[3]).toString(16)}`;
+  }
+  const [head, tail, ...rest] = text.split('::');
+  if (rest.length > 0) return null;
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const left = parse(head);
+  const right = parse(tail);
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined ? missing !== 0 : missing < 0) return null;
+  const groups = [...left, ...new Array<number>(missing).fill(0), ...right];
+  return groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries and a gateway would reach: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
+ */
+function embeddedIPv4(address: string): string | null {
+  const g = ipv6Groups(address);
+  if (!g) return null;
+  const quad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return quad(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return quad(g[6], g[7]);
+  if (g[0] === 0x2002) return quad(g[1], g[2]);
+  return null;
+}
+
+/** True when an IP address may be reached from here: a public unicast address. Anything else (names too) is false. */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = net.isIP(bare);
+  if (family === 4) return !BLOCKED.check(bare, 'ipv4');
+  if (family !== 6) return false;
+  if (BLOCKED.check(bare, 'ipv6')) return false;
+  const v4 = embeddedIPv4(bare);
+  return v4 === null || !BLOCKED.check(v4, 'ipv4');
+}
+
+/**
+ * The host names a URL's host may stand for, without brackets: as written, and as a web URL's parser
+ * reads it. `smtp:` URLs keep their host opaque (`smtp://2130706433` is not rewritten), while the
+ * system resolver and the WHATWG parser both read `2130706433`, `0x7f.1` or `%31%32%37.0.0.1` as
+ * 127.0.0.1: both readings are judged.
+ */
+function hostReadings(url: URL): string[] {
+  // Host names compare without case (an smtp: URL keeps the case it was typed in).
+  const raw = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  let normalised = raw;
+  try {
+    normalised = new URL(`http://${url.host}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    // Not a valid web host (e.g. an opaque host with characters http refuses): judged as written.
+  }
+  return [...new Set([normalised, raw])];
+}
+
+type Lookup = (hostname: string) => Promise<Array<{ address: string }>>;
+const systemLookup: Lookup = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * Why an outbound URL is refused, or null when every address its host stands for is public. Names are
+ * resolved (every address they resolve to must be public); a name that does not resolve is refused.
+ */
+export async function outboundUrlRefusal(value: string, lookup: Lookup = systemLookup): Promise<string | null> {
+  if (!URL.canParse(value)) return OUTBOUND_MESSAGES.invalid;
+  for (const host of hostReadings(new URL(value))) {
+    if (net.isIP(host)) {
+      if (!isPublicAddress(host)) return OUTBOUND_MESSAGES.privateAddress;
+      continue;
+    }
+    let addresses: Array<{ address: string }>;
+    try {
+      addresses = await lookup(host);
+    } catch {
+      return OUTBOUND_MESSAGES.unresolvable;
+    }
+    if (addresses.length === 0) return OUTBOUND_MESSAGES.unresolvable;
+    if (addresses.some(({ address }) => !isPublicAddress(address))) return OUTBOUND_MESSAGES.privateAddress;
+  }
+  return null;
+}
+
+/** A `lookup` for http(s).request that fails the connection when a name resolves to any non-public address. */
+const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '');
+    if (addresses.length === 0 || addresses.some(({ address }) => !isPublicAddress(address))) return callback(new OutboundAddressError(), '');
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};
+
+/**
+ * Options for http(s).request to `url` that reach only public addresses, judged at connection time
+ * (the address actually dialled, so a name re-pointed after it was saved cannot slip through).
+ * Throws OutboundAddressError for a literal non-public address: Node dials literals without a lookup.
+ */
+export function publicOnlyConnection(url: URL): { lookup: net.LookupFunction } {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) && !isPublicAddress(host)) throw new OutboundAddressError();
+  return { lookup: publicOnlyLookup };
+}
