@@ -2,7 +2,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { formErrors, notice, renderForm, wantsPage, withNotice, type FormRedraw, type FormState } from '../http/pages';
+import { formErrors, renderForm, wantsPage, type FormRedraw, type FormState } from '../http/pages';
+import { noticeOf, withNotice } from '../http/notices';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
 import { extractToken } from '../auth/credentials';
 import { coerceFormValues } from '../profiles/profile-form';
@@ -12,7 +13,6 @@ import { AppError } from '../http/app-error';
 import { fieldErrors } from '../http/validate';
 
 const TITLES = { login: 'Sign in', register: 'Create an account' } as const;
-const SIGNED_OUT = 'You have been signed out.';
 
 /** A standard control of the sign-in and registration forms (views/partials/form-field.ejs). */
 export interface FormField {
@@ -65,7 +65,7 @@ export function createAuthController(container: Container) {
 
   const loginPage: RequestHandler = async (req, res) => {
     const query = req.query as Record<string, unknown>;
-    await renderLogin(res, 200, { error: notice(query.error), message: notice(query.message), redirect: safeRedirect(query.redirect) });
+    await renderLogin(res, 200, { ...noticeOf(query), redirect: safeRedirect(query.redirect) });
   };
 
   const redrawLogin: FormRedraw = async (req, res, failure) => {
@@ -126,7 +126,7 @@ export function createAuthController(container: Container) {
     cookies.clear(res);
     await sessions.end(req, res);
     if (wantsPage(req)) {
-      res.redirect(302, withNotice('/auth/login', 'message', SIGNED_OUT));
+      res.redirect(302, withNotice('/auth/login', 'signed_out'));
       return;
     }
     res.json({ success: true });

@@ -2,8 +2,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { safeRedirect } from '../http/safe-redirect';
-import { formErrors, wantsPage, withNotice, type FormRedraw } from '../http/pages';
-import { MAGIC_LINK_MESSAGES } from '../services/magic-link.service';
+import { formErrors, wantsPage, type FormRedraw } from '../http/pages';
+import { withNotice } from '../http/notices';
 import type { MagicLinkRequestBody } from '../routes/magic-link.schemas';
 import { createAuthController } from './auth.controller';
 
@@ -37,7 +37,7 @@ export function createMagicLinkController(container: Container) {
    */
   const verifyFailed: ErrorRequestHandler = (err, req, res, next) => {
     if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'GET') return next(err);
-    res.redirect(302, withNotice('/auth/login', 'error', MAGIC_LINK_MESSAGES.invalid));
+    res.redirect(302, withNotice('/auth/login', 'magic_link_invalid'));
   };
 
   return { request, formErrorPages: formErrors({ '/sign-in/magic-link': redrawRequest }), verifyFailed };

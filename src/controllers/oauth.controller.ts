@@ -1,13 +1,26 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
-import { wantsPage, withNotice } from '../http/pages';
+import { wantsPage } from '../http/pages';
+import { providerNotice, withNotice, type NoticeCode } from '../http/notices';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { PROVIDER_LABELS } from '../auth/oauth-providers';
+import { OAUTH_MESSAGES, PROVIDER_LABELS } from '../auth/oauth-providers';
+import { OAUTH_PROVIDERS, type OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import { LINK_LANDING } from '../auth/oauth.strategy';
 import { OAUTH_SERVICE_MESSAGES } from '../services/oauth.service';
 import type { ProviderBody } from '../routes/oauth.schemas';
+
+/** The notice for a refused link or unlink form post: the refusals the page can name, else a general one. */
+function formNotice(err: AppError, body: unknown): NoticeCode {
+  if (err.message === OAUTH_SERVICE_MESSAGES.lastMethod) return 'oauth_last_method';
+  const provider = (body as { provider?: unknown } | undefined)?.provider;
+  if (!(OAUTH_PROVIDERS as readonly unknown[]).includes(provider)) return 'oauth_refused';
+  const name = provider as OAuthProviderName;
+  if (err.message === OAUTH_SERVICE_MESSAGES.notLinked(PROVIDER_LABELS[name])) return providerNotice(name, 'not_linked');
+  if (err.message === OAUTH_MESSAGES.disabled(name)) return providerNotice(name, 'disabled');
+  return 'oauth_refused';
+}
 
 /** Handlers of /auth/oauth besides the callback (a strategy + the session step do that). */
 export function createOAuthController({ oauth, oauthProviders }: Container) {
@@ -32,16 +45,14 @@ export function createOAuthController({ oauth, oauthProviders }: Container) {
   const unlink: RequestHandler = async (req, res) => {
     const { provider } = req.body as ProviderBody;
     await oauth.unlink((req.user as Express.User).id, provider, requestContext(req));
-    const label = PROVIDER_LABELS[oauthProviders.known(provider)];
-    if (wantsPage(req)) return res.redirect(302, withNotice(LINK_LANDING, 'message', OAUTH_SERVICE_MESSAGES.unlinked(label)));
+    if (wantsPage(req)) return res.redirect(302, withNotice(LINK_LANDING, providerNotice(oauthProviders.known(provider), 'unlinked')));
     res.json({ success: true });
   };
 
   /** The profile page's forms (link, unlink): a refused post goes back to the page with the reason; JSON clients get the error. */
   const profileFormErrors: ErrorRequestHandler = (err, req, res, next) => {
     if (!(err instanceof AppError) || err.status >= 500 || req.method !== 'POST' || !wantsPage(req)) return next(err);
-    const fields = Object.values(err.options.errors ?? {});
-    res.redirect(302, withNotice(LINK_LANDING, 'error', fields.length > 0 ? `${err.message}: ${fields.join(', ')}` : err.message));
+    res.redirect(302, withNotice(LINK_LANDING, formNotice(err, req.body)));
   };
 
   return { start, accounts, link, unlink, profileFormErrors };

@@ -1,14 +1,14 @@
 import type { Request, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
-import { formErrors, notice, renderForm, wantsPage, withNotice, type FormRedraw } from '../http/pages';
+import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
+import { noticeOf, withNotice } from '../http/notices';
 import { noStore } from '../auth/cookies';
 import { RESET_MESSAGES } from '../services/password-reset.service';
 import type { ResetBody, ResetRequestBody } from '../routes/password-reset.schemas';
 
 const FORGOT = { view: 'auth/forgot-password', title: 'Forgot your password?' } as const;
 const RESET = { view: 'auth/reset-password', title: 'Choose a new password' } as const;
-const RESET_DONE = 'Your password has been reset. Please sign in.';
 
 function tokenOf(req: Request): string {
   const token = (req.query as Record<string, unknown>).token ?? (req.body as Record<string, unknown> | undefined)?.token;
@@ -18,13 +18,13 @@ function tokenOf(req: Request): string {
 /** Handlers of CONTRACT 4's password reset: the forgot-password page, the request, the reset page and the reset. */
 export function createPasswordResetController({ passwordReset }: Container) {
   const forgotPage: RequestHandler = (req, res) =>
-    renderForm(res, FORGOT.view, 200, { title: FORGOT.title, message: notice((req.query as Record<string, unknown>).message) });
+    renderForm(res, FORGOT.view, 200, { title: FORGOT.title, message: noticeOf(req.query).message });
 
   // A page post is redirected (303) to the confirmation, so reloading it does not post again and spend one
   // of the few requests the limit allows.
   const requestReset: RequestHandler = async (req, res) => {
     await passwordReset.requestReset((req.body as ResetRequestBody).email, requestContext(req));
-    if (wantsPage(req)) res.redirect(303, withNotice('/auth/forgot-password', 'message', RESET_MESSAGES.requested));
+    if (wantsPage(req)) res.redirect(303, withNotice('/auth/forgot-password', 'reset_requested'));
     else res.json({ message: RESET_MESSAGES.requested });
   };
 
@@ -41,7 +41,7 @@ export function createPasswordResetController({ passwordReset }: Container) {
     const { token, password } = req.body as ResetBody;
     await passwordReset.resetPassword(token, password, requestContext(req));
     noStore(res);
-    if (wantsPage(req)) res.redirect(302, withNotice('/auth/login', 'message', RESET_DONE));
+    if (wantsPage(req)) res.redirect(302, withNotice('/auth/login', 'password_reset'));
     else res.json({ message: RESET_MESSAGES.done });
   };
 

@@ -101,13 +101,3 @@ export function formPost(handle: RequestHandler, redraw: FormRedraw): RequestHan
     }
   };
 }
-
-/** A path carrying a notice for the page it leads to (`?message=` a confirmation, `?error=` a refusal; read by `notice`). */
-export function withNotice(path: string, kind: 'message' | 'error', text: string): string {
-  return `${path}${path.includes('?') ? '&' : '?'}${kind}=${encodeURIComponent(text)}`;
-}
-
-/** A `?error=` / `?message=` notice for a page: text only, bounded (views escape it). */
-export function notice(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value.slice(0, 200) : null;
-}

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { can, type Permission } from '../auth/permissions';
 import { noStore } from '../auth/cookies';
-import { notice, withNotice } from '../http/pages';
-import { GUARD_MESSAGES, type Guards } from './guards';
+import { noticeOf, withNotice } from '../http/notices';
+import type { Guards } from './guards';
 import { isPlainObject } from '../profiles/profile-types';
 
 /** One entry of the admin menu: shown only to holders of its permission (null: every signed-in user). */
@@ -61,19 +61,18 @@ export function createAdminPages(deps: { guards: Pick<Guards, 'optionalAuth'> })
     (permission: Permission | null): RequestHandler =>
     (req, res, next) => {
       if (permission !== null && !can((req.user as Express.User).role, permission)) {
-        return res.redirect(302, withNotice('/auth/login', 'error', GUARD_MESSAGES.forbidden));
+        return res.redirect(302, withNotice('/auth/login', 'forbidden'));
       }
       next();
     };
 
-  /** What views/admin/partials/top.ejs draws: the user, their menu, and a `?message=`/`?error=` notice. */
+  /** What views/admin/partials/top.ejs draws: the user, their menu, and the `?notice=` code's text (src/http/notices.ts). */
   const layout: RequestHandler = (req, res, next) => {
     const user = req.user as Express.User;
-    const query = req.query as Record<string, unknown>;
     res.locals.layout = {
       user: { id: user.id, email: user.email, username: user.username, role: user.role },
       nav: navFor(user.role, `${req.baseUrl}${req.path}`),
-      flash: { message: notice(query.message), error: notice(query.error) },
+      flash: noticeOf(req.query),
     };
     next();
   };

@@ -5,7 +5,7 @@ import { isBrowserRequest } from '../http/negotiation';
 import { can, type Permission } from '../auth/permissions';
 import type { CredentialCheck } from '../auth/token-check';
 import type { Role } from '../models';
-import { withNotice } from '../http/pages';
+import { withNotice } from '../http/notices';
 
 export const GUARD_MESSAGES = {
   unauthenticated: 'Authentication required',
@@ -24,7 +24,7 @@ function sameRole(a: string, b: string): boolean {
 function deny(req: Request, res: Response, next: NextFunction, status: 401 | 403): void {
   const message = status === 401 ? GUARD_MESSAGES.unauthenticated : GUARD_MESSAGES.forbidden;
   if (isBrowserRequest(req)) {
-    res.redirect(302, withNotice('/auth/login', 'error', message));
+    res.redirect(302, withNotice('/auth/login', status === 401 ? 'sign_in_required' : 'forbidden'));
     return;
   }
   next(new AppError(status, message));

@@ -39,11 +39,11 @@ export const MAGIC_LINK_ENDPOINTS = {
     description:
       'Uses the link once (of parallel clicks exactly one signs in). Success: 302 to the same-origin callbackURL (default ' +
       '/admin) with auth_token, csrf_token and a server session (auth_session, HttpOnly, SameSite=Lax). A bad, used, expired ' +
-      'or revoked link (logout-all, password reset, deactivation): 302 to /auth/login?error=….',
+      'or revoked link (logout-all, password reset, deactivation): 302 to /auth/login?notice=magic_link_invalid.',
     tags,
     query: magicLinkVerifyQuery,
     responses: {
-      302: 'to callbackURL (or /admin) signed in, or to /auth/login?error=…',
+      302: 'to callbackURL (or /admin) signed in, or to /auth/login?notice=magic_link_invalid',
       503: 'the session store is unavailable (the link stays usable)',
     },
   },

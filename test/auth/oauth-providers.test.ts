@@ -50,7 +50,7 @@ describe('OAuth providers from the plugin settings', () => {
     // The provider now expects a new secret: instance two must not keep using the old one.
     stand.secrets.github = 'rotated-secret';
     const stale = await signInWith(two, 'github');
-    assert.ok(stale.callback.headers.location.startsWith('/auth/login?error='));
+    assert.ok(stale.callback.headers.location.startsWith('/auth/login?notice='));
     assert.equal((await put({ settings: { providers: { github: { clientSecret: 'rotated-secret' } } } })).status, 200);
     const fresh = await signInWith(two, 'github');
     assert.equal(fresh.callback.headers.location, '/admin');

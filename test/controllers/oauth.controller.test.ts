@@ -4,6 +4,7 @@ import { ctx, uniqueEmail } from '../support/context';
 import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor, PASSWORD } from '../support/auth';
 import { OAuthProviderStandIn, authorizeAt, bindingCookie, bindingCookieOf, configureProviders, enableBoth, pathOf, signInWith, type GitHubPerson } from '../support/oauth-provider';
 import type { User } from '../../src/models';
+import { noticeOf } from '../../src/http/notices';
 
 let stand: OAuthProviderStandIn;
 let nextId = 50_000;
@@ -13,8 +14,9 @@ function githubPerson(email = uniqueEmail('gh')): GitHubPerson {
   return { id: nextId, login: `linker${nextId}`, name: 'Link Er', emails: [{ email, primary: true, verified: true }] };
 }
 
-function query(location: string, key: string): string | null {
-  return new URL(location, 'http://x').searchParams.get(key);
+/** The text the page will show for the notice code a redirect carries (its `message` or `error`). */
+function query(location: string, key: 'message' | 'error'): string | null {
+  return noticeOf({ notice: new URL(location, 'http://x').searchParams.get('notice') })[key];
 }
 
 /** Starts linking as the user (Bearer), lets the provider redirect back, and completes the callback in the same browser. */
@@ -181,7 +183,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       await configureProviders({ github: stand.settingsFor('github') });
       const refused = await request(ctx().app).post('/auth/oauth/link').set('Cookie', cookie).type('form').send({ provider: 'google', _csrf: csrf });
       assert.equal(refused.status, 302);
-      assert.equal(query(refused.headers.location, 'error'), 'OAuth provider "google" is not configured or not enabled');
+      assert.equal(query(refused.headers.location, 'error'), 'Google sign-in is not available.');
     });
 
     it('when a JSON client uses the cookie session, then the X-CSRF-Token header is required and the answer is JSON', async () => {

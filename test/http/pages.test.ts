@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx } from '../support/context';
-import { keptValues, notice, withNotice } from '../../src/http/pages';
+import { keptValues } from '../../src/http/pages';
 
 describe('pages: values drawn back into a form', () => {
   it('when a posted value shadows Object.prototype keys, then those keys are dropped and the rest kept', () => {
@@ -16,17 +16,5 @@ describe('pages: values drawn back into a form', () => {
       assert.ok(res.status >= 400 && res.status < 500, `${path}: ${res.status}`);
       assert.match(res.headers['content-type'], /text\/html/, path);
     }
-  });
-});
-
-describe('pages: notices carried by a redirect', () => {
-  it('when a notice is added to a path, then it is encoded, joins a query the path has, and reads back as sent', () => {
-    const text = 'Saved: 50% & more?#';
-    assert.equal(withNotice('/admin/users', 'message', text), `/admin/users?message=${encodeURIComponent(text)}`);
-    const withQuery = withNotice('/admin/users?page=2', 'error', text);
-    assert.equal(withQuery, `/admin/users?page=2&error=${encodeURIComponent(text)}`);
-    const query = new URL(withQuery, 'http://localhost').searchParams;
-    assert.equal(query.get('page'), '2');
-    assert.equal(notice(query.get('error')), text);
   });
 });

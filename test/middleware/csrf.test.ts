@@ -29,7 +29,7 @@ describe('CSRF protection', () => {
     const s = await browserSession();
     const res = await request(ctx().app).post('/auth/logout').type('form').set('Cookie', s.cookie).send({ _csrf: s.csrf });
     assert.equal(res.status, 302);
-    assert.match(res.headers.location, /^\/auth\/login\?message=/);
+    assert.match(res.headers.location, /^\/auth\/login\?notice=signed_out$/);
     assert.equal(await stillSignedIn(s.token), false);
   });
 

@@ -29,8 +29,8 @@ const EXPECTED: Record<Permission, Role[]> = {
 };
 
 const LOGIN_REDIRECT = {
-  unauthenticated: '/auth/login?error=Authentication%20required',
-  forbidden: '/auth/login?error=Insufficient%20permissions',
+  unauthenticated: '/auth/login?notice=sign_in_required',
+  forbidden: '/auth/login?notice=forbidden',
 };
 
 // `:` would start a route parameter.

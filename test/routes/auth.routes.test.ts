@@ -191,7 +191,7 @@ describe('password sign-in', () => {
 
   describe('HTML form', () => {
     it('when GET /auth/login, then the sign-in page with the form and the notice', async () => {
-      const res = await request(ctx().app).get('/auth/login?error=Authentication%20required&redirect=%2Fadmin%2Fusers').set('Accept', 'text/html');
+      const res = await request(ctx().app).get('/auth/login?notice=sign_in_required&redirect=%2Fadmin%2Fusers').set('Accept', 'text/html');
       assert.equal(res.status, 200);
       assert.match(res.headers['content-type'], /text\/html/);
       assert.match(res.text, /<form method="post" action="\/auth\/login"/);

@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { RedisStore } from '../../src/store/redis-store';
 import { buildApp, ctx, resetDatabase, uniqueEmail } from '../support/context';
 import { closedPort } from '../support/ports';
+import { noticeOf } from '../../src/http/notices';
 import { createLogger } from '../../src/logger';
 import { makeUser, setCookies, payloadOf, tokenFor, PASSWORD } from '../support/auth';
 import {
@@ -35,7 +36,7 @@ function subOf(res: Response): string {
 }
 
 function errorOf(location: string): string | null {
-  return new URL(location, 'http://x').searchParams.get('error');
+  return noticeOf({ notice: new URL(location, 'http://x').searchParams.get('notice') }).error;
 }
 
 async function activity(action: string, userId?: string) {
@@ -292,7 +293,7 @@ describe('OAuth routes', () => {
 
       assert.equal(callback.status, 302);
       assert.match(errorOf(callback.headers.location) ?? '', /not verified/);
-      assert.ok(callback.headers.location.startsWith('/auth/login?error='));
+      assert.ok(callback.headers.location.startsWith('/auth/login?notice='));
       assert.equal(setCookies(callback).auth_token, undefined);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
 
@@ -319,7 +320,7 @@ describe('OAuth routes', () => {
     it('when the provider gives no email at all, then 302 to the sign-in page with the reason and no cookies', async () => {
       stand.as('github', githubPerson(null, { email: null, emails: [] }));
       const github = await signInWith(ctx().app, 'github');
-      assert.ok(github.callback.headers.location.startsWith('/auth/login?error='));
+      assert.ok(github.callback.headers.location.startsWith('/auth/login?notice='));
       assert.equal(github.callback.headers['set-cookie'], undefined);
 
       stand.as('google', { sub: `g-${crypto.randomUUID()}`, name: 'No Mail' });
@@ -419,7 +420,7 @@ describe('OAuth routes', () => {
         for (const path of [wrong, missing]) {
           const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(start));
           assert.equal(res.status, 302);
-          assert.ok(res.headers.location.startsWith('/auth/login?error='));
+          assert.ok(res.headers.location.startsWith('/auth/login?notice='));
           assert.equal(res.headers['set-cookie'], undefined);
         }
         assert.equal(stand.tokenRequests.length, tokenCalls);
@@ -434,15 +435,15 @@ describe('OAuth routes', () => {
         const attacker = await request(ctx().app).get('/auth/oauth/github');
 
         const noCookie = await request(ctx().app).get(path);
-        assert.ok(noCookie.headers.location.startsWith('/auth/login?error='));
+        assert.ok(noCookie.headers.location.startsWith('/auth/login?notice='));
         assert.equal(noCookie.headers['set-cookie'], undefined);
         assert.equal(await lastFailure(), 'state_other_browser');
         const stillSpent = await request(ctx().app).get(path).set('Cookie', bindingCookie(victim));
-        assert.ok(stillSpent.headers.location.startsWith('/auth/login?error='));
+        assert.ok(stillSpent.headers.location.startsWith('/auth/login?notice='));
 
         const path2 = pathOf(await authorizeAt((await request(ctx().app).get('/auth/oauth/github').set('Cookie', bindingCookie(victim))).headers.location));
         const otherCookie = await request(ctx().app).get(path2).set('Cookie', bindingCookie(attacker));
-        assert.ok(otherCookie.headers.location.startsWith('/auth/login?error='));
+        assert.ok(otherCookie.headers.location.startsWith('/auth/login?notice='));
         assert.equal(otherCookie.headers['set-cookie'], undefined);
       });
 
@@ -451,7 +452,7 @@ describe('OAuth routes', () => {
         const start = await request(ctx().app).get('/auth/oauth/github');
         const path = pathOf(await authorizeAt(start.headers.location)).replace('/github/', '/google/');
         const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(start));
-        assert.ok(res.headers.location.startsWith('/auth/login?error='));
+        assert.ok(res.headers.location.startsWith('/auth/login?notice='));
         assert.equal(res.headers['set-cookie'], undefined);
       });
     });
@@ -473,21 +474,21 @@ describe('OAuth routes', () => {
         const start = await request(ctx().app).get('/auth/oauth/google');
         const state = new URL(start.headers.location).searchParams.get('state');
         const res = await request(ctx().app).get(`/auth/oauth/google/callback?error=server_error&state=${state}`).set('Cookie', bindingCookie(start));
-        assert.ok(res.headers.location.startsWith('/auth/login?error='));
+        assert.ok(res.headers.location.startsWith('/auth/login?notice='));
         assert.equal(res.headers['set-cookie'], undefined);
       });
 
       it('when the callback has neither code nor error, then it is refused rather than starting a new flow', async () => {
         const res = await request(ctx().app).get('/auth/oauth/github/callback');
         assert.equal(res.status, 302);
-        assert.ok(res.headers.location.startsWith('/auth/login?error='));
+        assert.ok(res.headers.location.startsWith('/auth/login?notice='));
       });
 
       it('when the token endpoint answers without an access token, then 302 with an error and no cookies', async () => {
         stand.as('github', githubPerson(uniqueEmail('notoken')));
         stand.tokenAnswer = { token_type: 'bearer' };
         const { callback } = await signInWith(ctx().app, 'github');
-        assert.ok(callback.headers.location.startsWith('/auth/login?error='));
+        assert.ok(callback.headers.location.startsWith('/auth/login?notice='));
         assert.equal(callback.headers['set-cookie'], undefined);
         assert.equal(await lastFailure(), 'token_failed');
       });
@@ -502,7 +503,7 @@ describe('OAuth routes', () => {
 
         const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(start));
 
-        assert.ok(res.headers.location.startsWith('/auth/login?error='));
+        assert.ok(res.headers.location.startsWith('/auth/login?notice='));
         assert.equal(res.headers['set-cookie'], undefined);
         const last = stand.tokenRequests[stand.tokenRequests.length - 1];
         assert.match(last.code_verifier, /^[A-Za-z0-9_-]{43}$/);

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
-import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { COLLECTIONS_ENDPOINTS } from '../../routes/collections.schemas';
 import { COLLECTION_MESSAGES, type CollectionInput } from '../../services/collection.service';
@@ -36,8 +37,8 @@ export function createCollectionsPageController({ collections }: Container) {
 
   const create = formPost(async (req, res) => {
     const input = parseOrThrow(COLLECTIONS_ENDPOINTS.create.body, collectionInput(req.body)) as CollectionInput;
-    const created = await collections.create(input).catch(nameTaken);
-    res.redirect(303, withNotice('/admin/collections', 'message', `Collection ${created.name} created`));
+    await collections.create(input).catch(nameTaken);
+    res.redirect(303, withNotice('/admin/collections', 'collection_created'));
   }, redrawList);
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
@@ -50,15 +51,15 @@ export function createCollectionsPageController({ collections }: Container) {
 
   const update = formPost(async (req, res) => {
     const input = parseOrThrow(COLLECTIONS_ENDPOINTS.update.body, collectionInput(req.body)) as Partial<CollectionInput>;
-    const updated = await collections.update(req.params.id as string, input).catch(nameTaken);
-    res.redirect(303, withNotice('/admin/collections', 'message', `Collection ${updated.name} saved`));
+    await collections.update(req.params.id as string, input).catch(nameTaken);
+    res.redirect(303, withNotice('/admin/collections', 'collection_saved'));
   }, redrawEdit);
 
-  const remove = deletePost({ path: '/admin/collections', gone: 'That collection was already deleted' }, async (req, res) => {
+  const remove = deletePost({ path: '/admin/collections', gone: 'collection_gone' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     const collection = await collections.get(req.params.id as string);
     await collections.remove(collection.id);
-    res.redirect(303, withNotice('/admin/collections', 'message', `Collection ${collection.name} deleted; its items stay, without a collection`));
+    res.redirect(303, withNotice('/admin/collections', 'collection_deleted'));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: 'The collection was not deleted.', errors: failure.errors }));
 
   return { list, create, editForm, update, remove };

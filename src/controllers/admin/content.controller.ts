@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
-import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { CONTENT_ENDPOINTS } from '../../routes/content.schemas';
 import { contentPolicy, type ContentActor } from '../../auth/content-policy';
@@ -69,7 +70,7 @@ export function createContentPageController({ content, collections }: Container)
   const create = formPost(async (req, res) => {
     const input = parseOrThrow(CONTENT_ENDPOINTS.create.body, contentInput(req.body)) as ContentInput;
     const item = await content.create(actorOf(req), input);
-    res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'message', 'Content created'));
+    res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'content_created'));
   }, redrawNew);
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
@@ -89,13 +90,13 @@ export function createContentPageController({ content, collections }: Container)
   const update = formPost(async (req, res) => {
     const input = parseOrThrow(CONTENT_ENDPOINTS.update.body, contentInput(req.body)) as Partial<ContentInput>;
     const item = await content.update(actorOf(req), req.params.id as string, input);
-    res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'message', 'Changes saved'));
+    res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'content_saved'));
   }, redrawEdit);
 
-  const remove = deletePost({ path: '/admin/content', gone: 'That item was already deleted' }, async (req, res) => {
+  const remove = deletePost({ path: '/admin/content', gone: 'content_gone' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     await content.remove(actorOf(req), req.params.id as string);
-    res.redirect(303, withNotice('/admin/content', 'message', 'Content deleted'));
+    res.redirect(303, withNotice('/admin/content', 'content_deleted'));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.errors.confirm ? 'The item was not deleted.' : failure.error, errors: failure.errors }));
 
   return { list, newForm, create, editForm, update, remove };

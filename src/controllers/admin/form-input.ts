@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { ZodType } from 'zod';
 import { AppError } from '../../http/app-error';
-import { formPost, withNotice, type FormRedraw } from '../../http/pages';
+import { formPost, type FormRedraw } from '../../http/pages';
+import { withNotice, type NoticeCode } from '../../http/notices';
 import { fieldErrors } from '../../http/validate';
 
 /** The last value of a form key (a checkbox after its hidden "off" input arrives as a list). */
@@ -43,7 +44,7 @@ export function formFields(body: unknown, names: readonly string[], options: { e
  * are "no filter"; a bad value shows as a notice and the unfiltered first page is shown instead.
  */
 export function pageOf<T>(schema: ZodType, query: unknown): { query: T; error: string | null } {
-  const given = Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).filter(([name, value]) => value !== '' && name !== 'message' && name !== 'error'));
+  const given = Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).filter(([name, value]) => value !== '' && name !== 'notice'));
   const parsed = schema.safeParse(given);
   if (parsed.success) return { query: parsed.data as T, error: null };
   const problems = Object.entries(fieldErrors(parsed.error)).map(([field, message]) => `${field} ${message}`);
@@ -55,13 +56,13 @@ export function pageOf<T>(schema: ZodType, query: unknown): { query: T; error: s
  * or another admin was first) is the outcome asked for, so the browser goes back to the list saying so
  * instead of landing on a "Not found" page.
  */
-export function deletePost(list: { path: string; gone: string }, handle: RequestHandler, redraw: FormRedraw): RequestHandler {
+export function deletePost(list: { path: string; gone: NoticeCode }, handle: RequestHandler, redraw: FormRedraw): RequestHandler {
   return formPost(async (req, res, next) => {
     try {
       await handle(req, res, next);
     } catch (err) {
       if (!(err instanceof AppError && err.status === 404)) throw err;
-      res.redirect(303, withNotice(list.path, 'message', list.gone));
+      res.redirect(303, withNotice(list.path, list.gone));
     }
   }, redraw);
 }

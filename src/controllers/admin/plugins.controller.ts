@@ -9,7 +9,7 @@ import { OAUTH_PROVIDERS } from '../../plugins/oauth-providers.plugin';
 import { settingAt, settingControls, settingsFromForm } from '../../plugins/plugin-form';
 import { maskSecret } from '../../plugins/plugin-registry';
 import { otpPreview } from './otp-preview';
-import { withNotice } from '../../http/pages';
+import { withNotice } from '../../http/notices';
 
 /** What each plugin page is called (its title and the list's name for it). */
 const PLUGIN_TITLES: Record<PluginName, string> = {
@@ -19,7 +19,6 @@ const PLUGIN_TITLES: Record<PluginName, string> = {
 };
 
 const MESSAGES = {
-  saved: (title: string) => `${title} settings saved.`,
   refused: 'Not saved: correct the marked fields.',
   retypeSecret: 'Not kept: secrets are never sent back to the browser, so type it again.',
 } as const;
@@ -111,7 +110,7 @@ export function createPluginsPages(container: Container) {
     const body = req.body as Values;
     const definition = plugins.definitionOf(name);
     await plugins.update(name, { active: coerceBoolean(body.active) === true, settings: settingsFromForm(definition, body) }, adminAudit(req));
-    res.redirect(303, withNotice(`/admin/plugins/${name}`, 'message', MESSAGES.saved(PLUGIN_TITLES[name])));
+    res.redirect(303, withNotice(`/admin/plugins/${name}`, 'plugin_saved'));
   };
 
   /** A refused save: the typed values again (secrets blank, and asked for again if one was typed), errors by field. */

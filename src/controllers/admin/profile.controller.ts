@@ -3,7 +3,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
 import { adminAudit, requestContext } from '../../http/request-context';
-import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { withNotice } from '../../http/notices';
 import { fieldErrors, parseOrThrow } from '../../http/validate';
 import { NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH, newPassword, signInPassword } from '../../http/input-rules';
 import { USERS_ENDPOINTS } from '../../routes/users.schemas';
@@ -61,7 +62,7 @@ export function createProfilePageController(container: Container) {
       throw err;
     });
     await profileSave.finish();
-    res.redirect(303, withNotice('/admin/profile', 'message', 'Profile saved'));
+    res.redirect(303, withNotice('/admin/profile', 'profile_saved'));
   }, redrawProfile);
 
   // A blocked account (429) says why; the guess was not checked.
@@ -73,7 +74,7 @@ export function createProfilePageController(container: Container) {
     const input = parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
     const user = await account.changePassword(self(req), input.currentPassword, input.newPassword, requestContext(req));
     cookies.set(res, await tokens.issue(user));
-    res.redirect(303, withNotice('/admin/profile', 'message', 'Password changed. Every other session has been signed out.'));
+    res.redirect(303, withNotice('/admin/profile', 'password_changed'));
   }, redrawPassword);
 
   return { show, update, changePassword };

@@ -2,15 +2,14 @@ import type { RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
 import { coerceBoolean, coerceNumber } from '../../http/form-values';
-import { keptValues, withNotice, type FormRedraw } from '../../http/pages';
+import { keptValues, type FormRedraw } from '../../http/pages';
+import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { securitySettingsUpdate } from '../../routes/settings.schemas';
 import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
 
 const PAGE = { view: 'admin/settings/security', title: 'Security settings', path: '/admin/settings/security' } as const;
 const MESSAGES = {
-  saved: 'Security settings saved. They apply to the next sign-in and refresh.',
-  unchanged: 'Nothing changed.',
   refused: 'Not saved: correct the marked fields.',
 } as const;
 
@@ -65,10 +64,10 @@ export function createSecuritySettingsPage({ settings }: Container) {
 
   const save: RequestHandler = async (req, res) => {
     const changes = changesFrom(req.body as Record<string, unknown>, await settings.getSecuritySettings());
-    if (Object.keys(changes).length === 0) return res.redirect(303, withNotice(PAGE.path, 'message', MESSAGES.unchanged));
+    if (Object.keys(changes).length === 0) return res.redirect(303, withNotice(PAGE.path, 'settings_unchanged'));
     const update: SecuritySettingsUpdate = parseOrThrow(securitySettingsUpdate, changes);
     await settings.updateSecuritySettings(update, adminAudit(req));
-    res.redirect(303, withNotice(PAGE.path, 'message', MESSAGES.saved));
+    res.redirect(303, withNotice(PAGE.path, 'settings_saved'));
   };
 
   const redraw: FormRedraw = (req, res, failure) => {

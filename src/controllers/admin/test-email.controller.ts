@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../../container';
 import { escapeHtml } from '../../mail/html';
-import { withNotice } from '../../http/pages';
+import { withNotice } from '../../http/notices';
+import { MAIL_NOT_CONFIGURED } from '../../services/mailer';
 
 const PAGE_PATH = '/admin/plugins/email';
 const SUBJECT = 'Test email from the auth service';
@@ -9,7 +10,7 @@ const SUBJECT = 'Test email from the auth service';
 /**
  * `POST /admin/plugins/email/test`: sends a test mail to the signed-in admin through the mail settings
  * in force (SMTP_URL, else the saved email plugin), and comes back to the page with the outcome: the
- * recipient, or the delivery error (credentials blotted out by the mailer).
+ * recipient, or one of the mailer's fixed failure texts (never the remote answer: no probing hosts).
  */
 export function createTestEmailAction({ mailer, config }: Container): RequestHandler {
   return async (req, res) => {
@@ -17,7 +18,7 @@ export function createTestEmailAction({ mailer, config }: Container): RequestHan
     const sentAt = new Date().toISOString();
     const text = `This test email was sent from the admin site of ${config.baseUrl} at ${sentAt}. Mail delivery works.`;
     const result = await mailer.deliver({ to: email, subject: SUBJECT, text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` });
-    if (result.sent) return res.redirect(303, withNotice(PAGE_PATH, 'message', `Test email sent to ${email}.`));
-    res.redirect(303, withNotice(PAGE_PATH, 'error', `Test email failed: ${result.error}`));
+    if (result.sent) return res.redirect(303, withNotice(PAGE_PATH, 'test_email_sent'));
+    res.redirect(303, withNotice(PAGE_PATH, result.error === MAIL_NOT_CONFIGURED ? 'test_email_not_configured' : 'test_email_failed'));
   };
 }

@@ -2,7 +2,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../container';
 import { AppError } from '../../http/app-error';
 import { adminAudit } from '../../http/request-context';
-import { formPost, renderForm, withNotice, type FormRedraw } from '../../http/pages';
+import { formPost, renderForm, type FormRedraw } from '../../http/pages';
+import { withNotice } from '../../http/notices';
 import { fieldErrors, parseOrThrow } from '../../http/validate';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../../http/input-rules';
 import { USERS_ENDPOINTS } from '../../routes/users.schemas';
@@ -66,7 +67,7 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     const user = await userAdmin.create(input, adminAudit(req)).catch((err: unknown) =>
       atField(err, (message) => (message === USER_ADMIN_MESSAGES.duplicate ? 'email' : null)),
     );
-    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(user.id)}/edit`, 'message', `User ${user.email} created`));
+    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(user.id)}/edit`, 'user_created'));
   }, redrawNew);
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
@@ -106,14 +107,14 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
       }),
     );
     await profileSave.finish();
-    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(id)}/edit`, 'message', 'Changes saved'));
+    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(id)}/edit`, 'user_saved'));
   }, redrawEdit);
 
-  const remove = deletePost({ path: '/admin/users', gone: 'That user was already deleted' }, async (req, res) => {
+  const remove = deletePost({ path: '/admin/users', gone: 'user_gone' }, async (req, res) => {
     if (lastValue(req.body, 'confirm') !== 'on') throw AppError.validation({ confirm: DELETE_CONFIRM });
     const user = await userAdmin.get(req.params.id as string);
     await userAdmin.remove(user.id, adminAudit(req)).catch((err: unknown) => atField(err, () => 'confirm'));
-    res.redirect(303, withNotice('/admin/users', 'message', `User ${user.email} deleted`));
+    res.redirect(303, withNotice('/admin/users', 'user_deleted'));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.errors.confirm ? 'The user was not deleted.' : failure.error, errors: failure.errors }));
 
   return { list, newForm, create, editForm, update, remove };

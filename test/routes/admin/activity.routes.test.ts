@@ -7,7 +7,7 @@ describe('admin activity page', () => {
   it('when an editor opens it, then 302 to sign-in with the reason', async () => {
     const editor = await signedIn('editor');
     const res = await request(ctx().app).get('/admin/activity').set('Cookie', editor.cookie);
-    assert.equal(location(res), '/auth/login?error=Insufficient%20permissions');
+    assert.equal(location(res), '/auth/login?notice=forbidden');
   });
 
   it('when filtered by action, then the table shows those entries with time, action, user, IP and escaped details', async () => {

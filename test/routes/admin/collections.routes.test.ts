@@ -19,7 +19,7 @@ describe('admin collection pages', () => {
   it('when an editor opens them, then 302 to sign-in with the reason', async () => {
     const editor = await signedIn('editor');
     const res = await request(ctx().app).get('/admin/collections').set('Cookie', editor.cookie);
-    assert.equal(location(res), '/auth/login?error=Insufficient%20permissions');
+    assert.equal(location(res), '/auth/login?notice=forbidden');
   });
 
   it('when an admin creates one, then it is listed (escaped) with a confirmation; a taken or empty name shows at the field', async () => {
@@ -65,7 +65,7 @@ describe('admin collection pages', () => {
     assert.equal((await ctx().models.Content.findByPk(content.id, { rejectOnEmpty: true })).collectionId, null);
     const again = await post(admin, `/admin/collections/${collection.id}/delete`, { confirm: ['off', 'on'] });
     assert.equal(again.status, 303, 'a second delete (a double click) goes back to the list too');
-    assert.equal(location(again), '/admin/collections?message=That%20collection%20was%20already%20deleted');
+    assert.equal(location(again), '/admin/collections?notice=collection_gone');
   });
 
   it('when the collection does not exist, then 404', async () => {

@@ -28,7 +28,7 @@ describe('admin content pages', () => {
     const viewer = await signedIn('viewer');
     const res = await request(ctx().app).get('/admin/content').set('Cookie', viewer.cookie);
     assert.equal(res.status, 302);
-    assert.equal(location(res), '/auth/login?error=Insufficient%20permissions');
+    assert.equal(location(res), '/auth/login?notice=forbidden');
     const out = await request(ctx().app).get('/admin/content/new');
     assert.equal(location(out), '/auth/login?redirect=%2Fadmin%2Fcontent%2Fnew');
   });
@@ -96,10 +96,10 @@ describe('admin content pages', () => {
     assert.equal(unconfirmed.status, 400);
     const deleted = await post(editor, `/admin/content/${mine.id}/delete`, { confirm: ['off', 'on'] });
     assert.equal(deleted.status, 303);
-    assert.equal(location(deleted), '/admin/content?message=Content%20deleted');
+    assert.equal(location(deleted), '/admin/content?notice=content_deleted');
     assert.equal(await ctx().models.Content.findByPk(mine.id), null);
     const again = await post(editor, `/admin/content/${mine.id}/delete`, { confirm: ['off', 'on'] });
-    assert.equal(location(again), '/admin/content?message=That%20item%20was%20already%20deleted', 'a second delete goes back to the list too');
+    assert.equal(location(again), '/admin/content?notice=content_gone', 'a second delete goes back to the list too');
   });
 
   it('when the list is filtered by status, then only those items show, titles escaped', async () => {

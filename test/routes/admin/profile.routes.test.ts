@@ -58,7 +58,7 @@ describe('admin profile page', () => {
       username: session.user.username, firstName: 'Ada', lastName: 'L', display_name: 'Ada', date_of_birth: '1815-12-10', team: 'math', prefs: '{"theme":"dark"}',
     });
     assert.equal(res.status, 303);
-    assert.equal(location(res), '/admin/profile?message=Profile%20saved');
+    assert.equal(location(res), '/admin/profile?notice=profile_saved');
     const user = await ctx().models.User.findByPk(session.user.id, { rejectOnEmpty: true });
     assert.equal(user.firstName, 'Ada');
     const profile = await ctx().models.UserProfile.findByPk(session.user.id, { rejectOnEmpty: true });
@@ -138,7 +138,7 @@ describe('admin profile page', () => {
 
       const res = await post(app, session, '/admin/profile/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' });
       assert.equal(res.status, 303);
-      assert.match(location(res), /^\/admin\/profile\?message=Password%20changed/);
+      assert.equal(location(res), '/admin/profile?notice=password_changed');
 
       assert.equal((await request(app).get('/auth/me').set('Authorization', `Bearer ${otherDevice}`)).status, 401);
       assert.equal((await request(app).get('/admin/profile').set('Cookie', session.cookie)).status, 302, 'the old cookie is dead too');

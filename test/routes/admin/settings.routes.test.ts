@@ -46,7 +46,7 @@ describe('admin page: security settings (Session / JWT)', () => {
       const saved = await post(session, { jwtExpiresIn: '1h', jwtRefreshGraceSeconds: '0', allowRegistration: 'off' });
       for (const res of [page, saved]) {
         assert.equal(res.status, 302);
-        assert.equal(location(res), '/auth/login?error=Insufficient%20permissions');
+        assert.equal(location(res), '/auth/login?notice=forbidden');
       }
       assert.deepEqual(await storedSecuritySettings(), {});
     });
@@ -114,7 +114,7 @@ describe('admin page: security settings (Session / JWT)', () => {
   it('when nothing changed, then "Nothing changed" and nothing is stored', async () => {
     const res = await post(admin, { jwtExpiresIn: '30d', jwtRefreshGraceSeconds: '604800', allowRegistration: ['off', 'on'] });
     assert.equal(res.status, 303);
-    assert.equal(location(res), `${PAGE}?message=Nothing%20changed.`);
+    assert.equal(location(res), `${PAGE}?notice=settings_unchanged`);
     assert.deepEqual(await storedSecuritySettings(), {});
   });
 
