@@ -8,7 +8,7 @@ import { PLUGIN_NAMES, SECRET_MASK, type PluginName } from '../../plugins';
 import { OAUTH_PROVIDERS } from '../../plugins/oauth-providers.plugin';
 import { settingAt, settingControls, settingsFromForm } from '../../plugins/plugin-form';
 import { maskSecret } from '../../plugins/plugin-registry';
-import { otpPreview } from './otp-preview';
+import { otpGuessOdds, otpPreview } from './otp-preview';
 import { withNotice } from '../../http/notices';
 
 /** What each plugin page is called (its title and the list's name for it). */
@@ -68,7 +68,7 @@ export function createPluginsPages(container: Container) {
     if (name === 'oauth-providers') {
       return { providers: OAUTH_PROVIDERS, callbackUrls: Object.fromEntries(OAUTH_PROVIDERS.map((provider) => [provider, oauthProviders.callbackUrl(provider)])) };
     }
-    return { preview: otpPreview(state.previewSettings ?? {}) };
+    return { preview: otpPreview(state.previewSettings ?? {}), odds: otpGuessOdds(state.previewSettings ?? {}) };
   }
 
   async function draw(req: Request, res: Response, name: PluginName, status: number, state: PageState) {
