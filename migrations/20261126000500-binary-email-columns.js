@@ -41,8 +41,10 @@ module.exports = {
     if (queryInterface.sequelize.getDialect() !== 'mysql') return;
     for (const target of COLUMNS) {
       const { table, column } = target;
-      // Before the change, under the case-insensitive unique index: two rows that differ only in case or
-      // surrounding spaces cannot exist there, so the normal form cannot collide with another row.
+      // Before the change, while users.email is unique under the case-insensitive collation (which also
+      // ignores trailing spaces): no two users differ only in case or trailing spaces, so no user's normal
+      // form collides with another's. Should a leading space ever have made one, the unique index stops
+      // the migration here, before any column changed. otp_codes and auth_verification are not unique.
       await queryInterface.sequelize.query(
         `UPDATE ${table} SET ${column} = LOWER(TRIM(${column})) WHERE CAST(${column} AS BINARY) <> CAST(LOWER(TRIM(${column})) AS BINARY)`,
       );
