@@ -12,7 +12,7 @@ import { createTokenCheck } from './auth/token-check';
 import { createSessionCheck } from './auth/session-check';
 import { createGuards } from './middleware/guards';
 import { createAdminPages } from './middleware/admin-pages';
-import { createRateLimits } from './middleware/rate-limit';
+import { PASSWORD_RESET_EMAIL_LIMIT, createEmailQuota, createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
@@ -88,6 +88,7 @@ export function createContainer(deps: AppDependencies) {
     hashPassword: passwords.hash,
     revokeAllForUser: tokens.revokeAllForUser,
     clearSignInFailures: accountThrottle.clear,
+    mailsPerEmail: createEmailQuota({ store, logger, name: 'password-reset-email', rule: PASSWORD_RESET_EMAIL_LIMIT }),
   });
 
   const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger });

@@ -41,6 +41,12 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   oauth: { limit: 30, windowSeconds: 60 },
 };
 
+/**
+ * Password-reset mails per address: the magic links' per-email rule, but refused silently (see
+ * createEmailQuota), so flooding one mailbox from many addresses gets at most this many mails.
+ */
+export const PASSWORD_RESET_EMAIL_LIMIT: Readonly<LimitRule> = RATE_LIMITS.magicLinkEmail;
+
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
 const KEY_SEGMENT: Record<LimitName, string> = {
   login: 'login',
@@ -151,6 +157,31 @@ function clientKey(req: { ip?: string }): string {
 function emailKey(req: Request): string {
   const email = (req.body as { email?: unknown } | undefined)?.email;
   return crypto.createHash('sha256').update(typeof email === 'string' ? normalizeEmail(email) : '').digest('hex');
+}
+
+/** A silent per-address quota: whether this request may still send its mail. */
+export interface EmailQuota {
+  /** Counts one request for the (raw) email: whether it is within the rule, and when the window ends (epoch ms). */
+  take(email: string): Promise<{ allowed: boolean; until: number }>;
+}
+
+/**
+ * A per-email counter that refuses without saying so: the caller answers exactly as when allowed, only
+ * sends nothing (no 429, no X-RateLimit headers: either would tell a stranger that someone asked for this
+ * address lately). Counted for every address, known or not, in the shared store under
+ * `rl:<name>:<sha256(normalised email)>`; while the store fails, this process counts alone (as every limiter here).
+ */
+export function createEmailQuota(deps: { store: KeyValueStore; logger: Logger; name: string; rule: Readonly<LimitRule> }): EmailQuota {
+  const { rule } = deps;
+  const counter = new SharedRateLimitStore(deps.store, deps.name, deps.logger.child({ component: 'rate-limit' }));
+  counter.init({ windowMs: Math.max(1, Math.round(rule.windowSeconds * 1000)) } as Options);
+  return {
+    async take(email) {
+      const key = crypto.createHash('sha256').update(normalizeEmail(email)).digest('hex');
+      const { totalHits, resetTime } = await counter.increment(key);
+      return { allowed: totalHits <= rule.limit, until: resetTime?.getTime() ?? Date.now() + rule.windowSeconds * 1000 };
+    },
+  };
 }
 
 function secondsUntil(resetTime: Date | undefined, fallbackMs: number): number {

@@ -10,6 +10,7 @@ import { AppError } from '../http/app-error';
 import { createBackgroundWork } from './background-work';
 import { escapeHtml } from '../mail/html';
 import { normalizeEmail } from './user.service';
+import type { EmailQuota } from '../middleware/rate-limit';
 
 const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 export const RESET_MESSAGES = {
@@ -37,6 +38,8 @@ export interface PasswordResetDeps {
   revokeAllForUser(userId: string, options: { transaction?: import('sequelize').Transaction }): Promise<void>;
   /** Lifts the account throttle of the email: the owner proved control of it. */
   clearSignInFailures(email: string): Promise<void>;
+  /** Reset mails per address (3 per 15 minutes, as magic links): past it the request is answered the same, and no mail goes out. */
+  mailsPerEmail: EmailQuota;
 }
 
 /**
@@ -94,20 +97,24 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     }
   }
 
-  /** Starts a reset for the email if it names an active account; the caller always answers the same. */
+  /**
+   * Starts a reset for the email if it names an active account and the address is within its mail quota;
+   * the caller always answers the same. The quota counts every address, known or not, before the lookup,
+   * so the request path costs the same either way.
+   */
   async function requestReset(rawEmail: string, context: RequestContext): Promise<void> {
     const email = normalizeEmail(rawEmail);
+    const quota = await deps.mailsPerEmail.take(email);
     const user = await models.User.findOne({ where: { email } });
     const eligible = user !== null && user.active;
-    await activity.record(
-      {
-        action: 'auth.password_reset_requested',
-        userId: user?.id ?? null,
-        email,
-        details: eligible ? {} : { outcome: user ? 'inactive_account' : 'unknown_account' },
-      },
-      context,
-    );
+    const entry = { action: 'auth.password_reset_requested' as const, userId: user?.id ?? null, email };
+    if (!quota.allowed) {
+      // A flood at one address: one row per window that counts the requests (see ActivityRepeat).
+      const repeat = { key: `auth.password_reset_requested:mail_limit:${email}`, until: quota.until };
+      await activity.record({ ...entry, details: { outcome: 'mail_limit' }, repeat }, context);
+      return;
+    }
+    await activity.record({ ...entry, details: eligible ? {} : { outcome: user ? 'inactive_account' : 'unknown_account' } }, context);
     if (!eligible) return;
     background.start(() => deliver(user));
   }
