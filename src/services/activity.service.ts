@@ -24,6 +24,8 @@ export const ACTIVITY_ACTIONS = [
   'user.deleted',
   'settings.updated',
   'plugin.updated',
+  'session.revoked',
+  'session.reuse_detected',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -45,7 +47,7 @@ export interface ActivityEntry {
 export interface ActivityRepeat {
   /** What makes two refusals the same (action, reason, method, email): hashed before it reaches the store. */
   key: string;
-  /** When the window ends (epoch ms), such as the end of an account throttle's block. */
+  /** When the window ends (epoch ms), such as the end of an account throttle's block: the first repeat's value counts. */
   until: number;
 }
 
@@ -107,7 +109,9 @@ export function createActivityService({ sequelize, models, logger, store }: { se
    */
   async function recordRepeat(entry: ActivityEntry, repeat: ActivityRepeat, context: RequestContext): Promise<void> {
     const ttlSeconds = (repeat.until - Date.now()) / 1000;
-    const id = crypto.createHash('sha256').update(`${repeat.key}\n${repeat.until}`).digest('hex');
+    // Keyed by `key` alone: the counter expires when the window ends, so the next window starts a new row
+    // (an `until` read from a counter's TTL may differ by a millisecond between requests).
+    const id = crypto.createHash('sha256').update(repeat.key).digest('hex');
     const keys = { count: `activity:repeat:${id}`, row: `activity:repeat-row:${id}` };
     const counted = store && ttlSeconds > 0 ? await store.increment(keys.count, ttlSeconds).catch(() => null) : null;
     if (!store || !counted) {
