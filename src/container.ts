@@ -60,7 +60,7 @@ export function createContainer(deps: AppDependencies) {
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
   const mailer = createMailer({ config, logger, plugins });
-  const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0' });
+  const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger });
   // Hashes at once: one pool thread stays free for SQLite, and no more than there are cores, so hashing
   // never outnumbers the cores the event loop shares with it (measured on 2 cores: /auth/me p99 under

@@ -98,7 +98,7 @@ export function createAuthController(container: Container) {
     const standard = AUTH_ENDPOINTS.register.body.safeParse(req.body);
     if (standard.success) return next();
     const custom = profiles.validateRegistration(customFieldsOf(req));
-    throw AppError.validation({ ...(custom.ok ? {} : custom.errors), ...fieldErrors(standard.error) });
+    throw AppError.validation({ ...(custom.ok ? {} : custom.errors), ...fieldErrors(standard.error, req.body) });
   };
 
   /** Creates the account, then hands the new user to the session step (like a strategy's success). */

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import type { ZodType } from 'zod';
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z, type ZodType } from 'zod';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { AppError } from './app-error';
 import { validate } from './validate';
 
@@ -27,15 +27,29 @@ export interface Endpoint {
   auth?: boolean | 'optional';
   /** The endpoint also serves an HTML form, so urlencoded bodies are accepted as well as JSON. */
   form?: boolean;
+  /** Overrides the operationId derived from method and path (see operationIdOf). */
+  operationId?: string;
 }
 
+/** package.json says UNLICENSED; OpenAPI 3.1 wants a URL or SPDX id, so the URL is npm's meaning of the word. */
+const LICENSE = { name: 'UNLICENSED', url: 'https://docs.npmjs.com/cli/configuring-npm/package-json#license' };
+
+/** The error body of CONTRACT 2, shared by every failure the document names. */
+// `id` makes each a component, referenced from every answer that uses it.
+const errorBody = z.object({ error: z.string() }).meta({ id: 'Error', description: 'An error: `{ error }`, sometimes with details of that error beside it' });
+/** The validation failure of CONTRACT 2: every refused field named with its message. */
+const validationErrorBody = z
+  .object({ error: z.string(), errors: z.record(z.string(), z.string()) })
+  .meta({ id: 'ValidationError', description: 'Validation failed: `{ error: "Validation failed", errors: { field: message } }`' });
+
 /**
- * Answers every endpoint of a kind can give, whether or not its own description names them: the
- * validation failure, the missing credential, the CSRF refusal of a cookie-authenticated change (CONTRACT
- * 5) and the body limits (CONTRACT 2). An endpoint's own wording of one of them wins.
+ * Answers every endpoint of a kind can give, whether or not its own description names them: a NUL in the
+ * URL (any route), the validation failure, the missing credential, the CSRF refusal of a
+ * cookie-authenticated change (CONTRACT 5) and the body limits (CONTRACT 2). An endpoint's own wording of
+ * one of them wins.
  */
 function impliedResponses(method: Method, endpoint: Endpoint): Record<number, string> {
-  const implied: Record<number, string> = {};
+  const implied: Record<number, string> = { 400: 'a NUL character in the URL or the body' };
   if (endpoint.params || endpoint.query || endpoint.body) implied[400] = 'validation failed: `{ error, errors: { field: message } }`';
   if (endpoint.auth === true) implied[401] = 'Authentication required';
   if (endpoint.auth && method !== 'get') implied[403] = 'Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field)';
@@ -46,12 +60,57 @@ function impliedResponses(method: Method, endpoint: Endpoint): Record<number, st
   return implied;
 }
 
+const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }];
+
+/** `GET /api/users/{id}` → `getApiUsersById`: unique per operation, stable while the route stays. */
+export function operationIdOf(method: Method, path: string): string {
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/^\{(.+)\}$/, 'by-$1'))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
+  return method + words.map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+}
+
+/** One answer of an operation: errors carry the shared error schemas, redirects their Location. */
+function responseOf(status: number, doc: string | ResponseDoc, validates: boolean, where: string): ResponseConfig {
+  const { description, schema } = typeof doc === 'string' ? { description: doc, schema: undefined } : doc;
+  if (schema) return { description, content: { 'application/json': { schema } } };
+  if (status >= 300 && status < 400) return { description, headers: { Location: { description: 'where the browser goes next', schema: { type: 'string' } } } };
+  if (status === 204) return { description };
+  if (status < 400) throw new Error(`${where} answers ${status} without a body schema`);
+  const body = status === 400 && validates ? z.union([validationErrorBody, errorBody]) : errorBody;
+  return { description, content: { 'application/json': { schema: body } } };
+}
+
+/**
+ * zod-to-openapi writes a regex as `RegExp#toString()` less its slashes, so a flag leaks into the pattern
+ * (`^[\p{L}]+$/u` matches nothing). JSON Schema patterns are read as Unicode regexes already, so `u`/`v`
+ * are dropped; a flag that changes what matches (`i`, `m`, `s`) cannot be said in a pattern and stops
+ * the build rather than document a rule the server does not apply.
+ */
+function cleanPatterns(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(cleanPatterns);
+  if (typeof node !== 'object' || node === null) return;
+  const record = node as Record<string, unknown>;
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'pattern' && typeof value === 'string') {
+      const flagged = /^(.*[^\\])\/([a-z]+)$/s.exec(value);
+      if (!flagged) continue;
+      if (/[^uvgy]/.test(flagged[2])) throw new Error(`pattern ${value}: flags ${flagged[2]} cannot be expressed in OpenAPI`);
+      record[key] = flagged[1];
+    } else cleanPatterns(value);
+  }
+}
+
 /** Collects every endpoint's description; one per app, rendered at /api/openapi.json. */
 export class ApiDocs {
   private readonly registry = new OpenAPIRegistry();
   private document?: object;
 
-  constructor(private readonly info: { title: string; version: string; description?: string }) {
+  /** `baseUrl` is the public origin (BASE_URL), the document's one server. */
+  constructor(private readonly info: { title: string; version: string; description?: string; baseUrl: string }) {
     this.registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     this.registry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_token' });
     this.registry.registerComponent('securitySchemes', 'sessionAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' });
@@ -60,14 +119,26 @@ export class ApiDocs {
   add(method: Method, path: string, endpoint: Endpoint): void {
     this.document = undefined;
     const contentTypes = endpoint.form ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+    // A router's root ('/health' + '/') is documented without the trailing slash.
+    const documentedPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/$/, '$1');
+    const where = `${method.toUpperCase()} ${documentedPath}`;
+    const validates = Boolean(endpoint.params || endpoint.query || endpoint.body);
+    const responses: Record<string, ResponseConfig> = Object.fromEntries(
+      Object.entries({ ...impliedResponses(method, endpoint), ...endpoint.responses }).map(([status, doc]) => [
+        status,
+        responseOf(Number(status), doc, validates, where),
+      ]),
+    );
+    responses.default = { description: 'Internal server error (500), or Service unavailable (503, with Retry-After)', content: { 'application/json': { schema: errorBody } } };
     this.registry.registerPath({
       method,
-      // A router's root ('/health' + '/') is documented without the trailing slash.
-      path: path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/$/, '$1'),
+      path: documentedPath,
+      operationId: endpoint.operationId ?? operationIdOf(method, documentedPath),
       summary: endpoint.summary,
       description: endpoint.description,
       tags: endpoint.tags,
-      security: endpoint.auth ? [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }] : undefined,
+      // A public operation says so (`[]`); an optional credential is one alternative among none (`{}`).
+      security: endpoint.auth === 'optional' ? [...SECURITY, {}] : endpoint.auth ? SECURITY : [],
       request: {
         // zod-to-openapi only reads object schemas for parameters; endpoints pass z.object for these.
         params: endpoint.params as never,
@@ -76,17 +147,21 @@ export class ApiDocs {
           ? { required: true, content: Object.fromEntries(contentTypes.map((type) => [type, { schema: endpoint.body as ZodType }])) }
           : undefined,
       },
-      responses: Object.fromEntries(
-        Object.entries({ ...impliedResponses(method, endpoint), ...endpoint.responses }).map(([status, doc]) => {
-          const { description, schema } = typeof doc === 'string' ? { description: doc, schema: undefined } : doc;
-          return [status, schema ? { description, content: { 'application/json': { schema } } } : { description }];
-        }),
-      ),
+      responses,
     });
   }
 
   toJSON(): object {
-    this.document ??= new OpenApiGeneratorV31(this.registry.definitions).generateDocument({ openapi: '3.1.0', info: this.info });
+    if (!this.document) {
+      const { baseUrl, ...info } = this.info;
+      const document = new OpenApiGeneratorV31(this.registry.definitions).generateDocument({
+        openapi: '3.1.0',
+        info: { ...info, license: LICENSE },
+        servers: [{ url: baseUrl }],
+      });
+      cleanPatterns(document);
+      this.document = document;
+    }
     return this.document;
   }
 }

@@ -1,17 +1,102 @@
 import type { RequestHandler } from 'express';
-import type { ZodType, z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { AppError } from './app-error';
 
-/** Flattens zod issues into the contract's `{ field: message }` map; unknown keys are named one by one. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+/**
+ * The one validation vocabulary (CONTRACT 4's profile messages are its model): "is required" only for an
+ * absent value (null and '' count as absent), the expected kind for a wrong type, and never zod's own text.
+ */
+export const VALIDATION_MESSAGES = {
+  required: 'is required',
+  unknownField: 'unknown field',
+  invalid: 'is invalid',
+  format: 'format is invalid',
+  email: 'must be a valid email address',
+  url: 'must be a valid URL',
+  types: {
+    string: 'must be a string',
+    number: 'must be a number',
+    int: 'must be a whole number',
+    boolean: 'must be true or false',
+    object: 'must be an object',
+    array: 'must be a list',
+    date: 'must be a date',
+  } as Record<string, string>,
+} as const;
+
+const isAbsent = (value: unknown): boolean => value === undefined || value === null;
+const plural = (count: number | bigint, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** A wrong type or a missing value, judged by the value itself. */
+function typeMessage(expected: string, input: unknown): string {
+  if (isAbsent(input)) return VALIDATION_MESSAGES.required;
+  return VALIDATION_MESSAGES.types[expected] ?? VALIDATION_MESSAGES.invalid;
+}
+
+function boundMessage(issue: { origin: string; inclusive?: boolean; input?: unknown }, bound: number | bigint, side: 'least' | 'most'): string {
+  if (issue.origin === 'string') {
+    return side === 'least' && bound === 1 ? VALIDATION_MESSAGES.required : `must be at ${side} ${plural(bound, 'character')}`;
+  }
+  if (issue.origin === 'array' || issue.origin === 'set') return `must have at ${side} ${plural(bound, 'item')}`;
+  if (issue.inclusive === false) return `must be ${side === 'least' ? 'greater' : 'less'} than ${bound}`;
+  return `must be at ${side} ${bound}`;
+}
+
+/** The house message of an issue no schema worded itself (a zod error map, set once below). */
+export function houseMessage(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return typeMessage(issue.expected, issue.input);
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${String(issue.values[0])}` : `must be one of: ${issue.values.join(', ')}`;
+    case 'too_small':
+      return boundMessage(issue, issue.minimum, 'least');
+    case 'too_big':
+      return boundMessage(issue, issue.maximum, 'most');
+    case 'invalid_format':
+      return issue.format === 'email' ? VALIDATION_MESSAGES.email : issue.format === 'url' ? VALIDATION_MESSAGES.url : VALIDATION_MESSAGES.format;
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    case 'unrecognized_keys':
+      return VALIDATION_MESSAGES.unknownField;
+    default:
+      return VALIDATION_MESSAGES.invalid;
+  }
+}
+
+// Once for the process: a schema's own message still wins (it names the rule better), zod's wording never shows.
+z.config({ customError: houseMessage });
+
+/** The value at an issue's path in the parsed input (undefined when the path leaves it). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** An absent value is "is required"; a present one of the wrong type keeps its schema's wording, unless that wording says "required". */
+function typeError(issue: { expected: string; message: string }, value: unknown): string {
+  if (isAbsent(value) || issue.message === VALIDATION_MESSAGES.required) return typeMessage(issue.expected, value);
+  return issue.message;
+}
+
+/**
+ * Flattens zod issues into the contract's `{ field: message }` map; unknown keys are named one by one.
+ * Given the parsed `input`, a wrong type is told from an absent value even where a schema worded its type
+ * error itself (`z.string({ message: 'is required' })` would otherwise call 12345678 "required").
+ */
+export function fieldErrors(error: z.ZodError, input?: unknown): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) errors[[...issue.path, key].join('.')] ??= 'unknown field';
+      for (const key of issue.keys) errors[[...issue.path, key].join('.')] ??= VALIDATION_MESSAGES.unknownField;
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.join('.') : '_';
-    errors[field] ??= issue.message;
+    errors[field] ??= issue.code === 'invalid_type' && input !== undefined ? typeError(issue, valueAt(input, issue.path)) : issue.message;
   }
   return errors;
 }
@@ -19,7 +104,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 /** Parses a value with a schema, throwing the contract's 400 on failure. */
 export function parseOrThrow<S extends ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw AppError.validation(fieldErrors(result.error));
+  if (!result.success) throw AppError.validation(fieldErrors(result.error, value));
   return result.data;
 }
 

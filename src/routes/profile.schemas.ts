@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
-import { isPlainObject } from '../profiles/profile-types';
+import { isPlainObject, PROFILE_FIELD_TYPES } from '../profiles/profile-types';
 
 // Custom data is checked field by field by the profile validator, which knows the definition;
 // here it only has to be an object. Its keys are copied by that validator, never by zod.
@@ -27,6 +27,24 @@ const profileUpdate = z
   .refine((body) => body.customData !== undefined || body.profile !== undefined, { message: 'customData or profile is required' });
 const profileView = z.object({ userId: z.string(), customData: z.record(z.string(), z.unknown()), profile: builtInProfile });
 
+const fieldShape = {
+  name: z.string(),
+  label: z.string(),
+  type: z.enum(PROFILE_FIELD_TYPES as [string, ...string[]]),
+  required: z.boolean(),
+  hidden: z.boolean(),
+  options: z.array(z.string()).optional(),
+  validation: z.object({ min: z.number().optional(), max: z.number().optional(), pattern: z.string().optional() }).optional(),
+  default: z.unknown().optional(),
+};
+/** A custom field definition; an `object` field's children have the same shape (one level shown). */
+const profileField = z.object({ ...fieldShape, fields: z.array(z.object(fieldShape)).optional() });
+const profileSchema = z.object({
+  fields: z.array(profileField),
+  registrationFields: z.array(z.string()),
+  builtInFields: z.array(z.object({ name: z.string(), type: z.enum(['string', 'integer']), description: z.string() })),
+});
+
 export type ProfileUpdate = z.output<typeof profileUpdate>;
 
 const tags = ['Profiles'];
@@ -36,7 +54,7 @@ export const PROFILE_ENDPOINTS = {
   schema: {
     summary: 'Custom profile field definitions',
     tags,
-    responses: { 200: 'fields and registrationFields' },
+    responses: { 200: { description: 'fields (hidden ones marked hidden: true), registrationFields and the built-in fields', schema: profileSchema } },
   },
   get: {
     summary: "A user's profile",

@@ -19,7 +19,7 @@ describe('admin API documentation', () => {
     ['post', '/api/content', ['title', 'body', 'status', 'collectionId']],
     ['put', '/api/content/{id}', ['title', 'body', 'status', 'collectionId']],
     ['put', '/api/plugins/{name}', ['active', 'settings']],
-    ['put', '/api/settings/security', ['jwtExpiresIn', 'jwtRefreshGraceSeconds', 'allowRegistration']],
+    ['put', '/api/settings/security', ['jwtExpiresIn', 'jwtRefreshGraceSeconds', 'allowRegistration', 'sessionMaxAgeSeconds']],
   ];
   const reads: Array<[string, string, string[]]> = [
     ['get', '/api/users', ['page', 'limit', 'q', 'role']],
@@ -57,18 +57,21 @@ describe('admin API documentation', () => {
     assert.equal(limit.schema.maximum, 100);
   });
 
-  it('when the document is fetched, then every route lists the answers its kind can give: validation, missing credential, CSRF, body limits', async () => {
+  it('when the document is fetched, then every route lists the answers its kind can give: a NUL in the URL, validation, missing credential, CSRF, body limits, unexpected failure', async () => {
     const doc = (await request(ctx().app).get('/api/openapi.json')).body;
     const codes = (method: string, path: string) => Object.keys(doc.paths[path][method].responses);
-    assert.deepEqual(codes('get', '/api/user-profiles/{userId}').sort(), ['200', '400', '401', '403', '404']);
+    assert.deepEqual(codes('get', '/api/user-profiles/{userId}').sort(), ['200', '400', '401', '403', '404', 'default']);
     for (const code of ['400', '401', '403', '413', '415']) assert.ok(codes('put', '/api/user-profiles/{userId}').includes(code), `profile PUT ${code}`);
     assert.ok(codes('delete', '/api/users/{id}').includes('400'), 'a path parameter can be refused');
     assert.ok(codes('post', '/auth/logout-all').includes('403'), 'CSRF on a cookie-authenticated change');
     assert.ok(codes('post', '/auth/logout').includes('403'));
     assert.ok(!codes('post', '/auth/logout').includes('401'), 'logout never asks for a credential');
     assert.ok(!codes('get', '/auth/me').includes('403'), 'a read is never refused for CSRF');
-    assert.deepEqual(codes('get', '/health'), ['200']);
-    assert.deepEqual(codes('get', '/health/ready').sort(), ['200', '503']);
+    assert.deepEqual(codes('get', '/health').sort(), ['200', '400', 'default'], 'any URL with %00 is refused');
+    assert.deepEqual(codes('get', '/health/ready').sort(), ['200', '400', '503', 'default']);
+    const nul = await request(ctx().app).get('/health?x=%00');
+    assert.equal(nul.status, 400);
+    assert.deepEqual(Object.keys(nul.body), ['error']);
     assert.equal(doc.paths['/api/user-profiles/{userId}'].get.responses['401'].description, 'Authentication required');
   });
 
