@@ -8,7 +8,9 @@ import { cookieParsing } from './http/cookie-parsing';
 import { urlParam } from './http/url-param';
 import { chain } from './http/chain';
 import { noStoreAll } from './auth/cookies';
-import { errorHandler, notFoundHandler } from './http/error-handler';
+import { createErrorHandler, notFoundHandler } from './http/error-handler';
+import { requestMetrics } from './metrics/request-metrics';
+import { metricsRoutes } from './metrics/metrics.routes';
 import { healthRoutes } from './routes/health.routes';
 import { docsRoutes } from './routes/docs.routes';
 import { profileRoutes } from './routes/profile.routes';
@@ -45,7 +47,11 @@ export function createApp(deps: AppDependencies): Express {
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);
 
-  app.use(chain(requestLogger(logger), ...securityHeaders(config.isProduction)));
+  const { metrics } = container;
+  const { metricsToken } = config;
+  app.use(chain(requestLogger(logger), ...(metricsToken ? [requestMetrics(metrics)] : []), ...securityHeaders(config.isProduction)));
+  // Before cookies, bodies and sessions: a scrape needs none of them. Absent without METRICS_TOKEN (404).
+  if (metricsToken) app.use(metricsRoutes({ token: metricsToken, metrics }));
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
   // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
   // CSRF after the session step (so a session-authenticated request is checked too) and before every
@@ -73,6 +79,6 @@ export function createApp(deps: AppDependencies): Express {
   app.use(docsRoutes(container.docs));
 
   app.use(notFoundHandler);
-  app.use(errorHandler);
+  app.use(createErrorHandler((kind) => metrics.databaseError(kind)));
   return app;
 }

@@ -39,6 +39,7 @@ import { createCollectionService } from './services/collection.service';
 import { createContentService } from './services/content.service';
 import { ApiDocs } from './http/api-router';
 import { createProfileService } from './profiles/profile.service';
+import { createMetrics } from './metrics/metrics';
 import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
 
 /** What the app is built from: opened connections and validated configuration (see server.ts). */
@@ -56,12 +57,14 @@ export interface AppDependencies {
 export function createContainer(deps: AppDependencies) {
   const { config, logger, models, store, sequelize } = deps;
   // Leaves first: each line uses only what the lines above it built.
+  // This app's own registry; process metrics only when /metrics is served (METRICS_TOKEN).
+  const metrics = createMetrics({ store, processMetrics: config.metricsToken !== undefined });
   const activity = createActivityService({ sequelize, models, logger, store });
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
-  const mailer = createMailer({ config, logger, plugins });
+  const mailer = createMailer({ config, logger, plugins, metrics });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
-  const limits = createRateLimits({ store, logger });
+  const limits = createRateLimits({ store, logger, metrics });
   // Hashes at once: one pool thread stays free for SQLite, and no more than there are cores, so hashing
   // never outnumbers the cores the event loop shares with it (measured on 2 cores: /auth/me p99 under
   // login load 22-23 ms against 30-55 ms with three hashes, at the same logins per second).
@@ -78,7 +81,7 @@ export function createContainer(deps: AppDependencies) {
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
-  const auth = createAuthService({ config, users, tokens, activity, profiles });
+  const auth = createAuthService({ config, users, tokens, activity, profiles, metrics });
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
@@ -102,12 +105,12 @@ export function createContainer(deps: AppDependencies) {
   const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
   const guards = createGuards({ credentials: [createTokenCheck(tokens), createSessionCheck(tokens)] });
-  const authenticate = createAuthenticate({ passport, activity });
-  const issueSession = createSessionStep({ tokens, cookies, activity, profiles });
+  const authenticate = createAuthenticate({ passport, activity, metrics });
+  const issueSession = createSessionStep({ tokens, cookies, activity, profiles, metrics });
   const adminPages = createAdminPages({ guards });
 
   return {
-    ...deps, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
+    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passport, guards, authenticate, issueSession, adminPages,
   };
 }

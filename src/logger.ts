@@ -25,9 +25,41 @@ const DEPTHS = ['', '*.', '*.*.', '*.*.*.'];
 
 const REDACTED_PATHS = ['res.headers["set-cookie"]', ...DEPTHS.flatMap((depth) => SECRET_KEYS.map((key) => `${depth}${key}`))];
 
-/** The process logger: JSON lines, credentials redacted. */
+/** A logger with credentials redacted: JSON lines to the destination (standard output by default). */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+}
+
+/**
+ * The service's logger on standard output: JSON lines in blocks (bufferedStdout), or with LOG_FORMAT=pretty
+ * (`npm run dev`) readable lines: local time, level, message and the line's fields on one line. pino-pretty
+ * is a development dependency; where it is not installed (a production install), the JSON lines stay and
+ * the first line says why. Redaction is the same either way: pino removes the keys before formatting.
+ */
+export function createProcessLogger(level: string, format: 'json' | 'pretty'): Logger {
+  const pretty = format === 'pretty' ? prettyStdout() : null;
+  const logger = createLogger(level, pretty ?? bufferedStdout());
+  if (format === 'pretty' && !pretty) logger.warn('LOG_FORMAT=pretty needs pino-pretty (a development dependency): writing JSON lines');
+  return logger;
+}
+
+function prettyStdout(): pino.DestinationStream | null {
+  let pretty: typeof import('pino-pretty');
+  try {
+    // Loaded only when asked for: a production install has no pino-pretty.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    pretty = require('pino-pretty') as typeof import('pino-pretty');
+  } catch {
+    return null;
+  }
+  return pretty.build({
+    colorize: process.stdout.isTTY === true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    // Each line at once: a development console, where a line that waits for a block helps nobody.
+    sync: true,
+  });
 }
 
 const LOG_BLOCK_BYTES = 4096;

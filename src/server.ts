@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, ConfigError, type Config } from './config/config';
-import { bufferedStdout, createLogger } from './logger';
+import { createProcessLogger } from './logger';
 import { createSequelize } from './db/sequelize';
 import { migrate } from './db/migrate';
 import { defineModels } from './models';
@@ -11,6 +11,7 @@ import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http/http-server';
+import { createRetention, retentionRules } from './services/retention';
 
 /**
  * V8 lets the old generation grow to up to four times what the last full collection kept before it
@@ -46,7 +47,7 @@ function readConfig(): { config: Config; profileDefinition: NormalizedProfileDef
 async function main(): Promise<void> {
   boundHeapGrowth();
   const { config, profileDefinition } = readConfig();
-  const logger = createLogger(config.logLevel, bufferedStdout());
+  const logger = createProcessLogger(config.logLevel, config.logFormat);
   for (const warning of config.warnings) logger.warn(warning);
 
   const sequelize = createSequelize(config.databaseUrl, logger);
@@ -54,11 +55,14 @@ async function main(): Promise<void> {
   const models = defineModels(sequelize);
   const store = await createStore(config.redisUrl, logger);
   const app = createApp({ config, logger, sequelize, models, store, profileDefinition });
+  const retention = createRetention({ rules: retentionRules(models, config), store, logger });
 
   const server = createHttpServer(app);
   const { shutdown } = trackForGracefulShutdown(server, {
     logger,
     closeResources: async () => {
+      // A run in progress ends its batch first: its DELETE needs the database and its lock the store.
+      await retention.stop();
       await Promise.all([store.close(), sequelize.close()]);
     },
   });
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
   // The bound port, not the configured one: PORT=0 picks a free port (tests read it from this line).
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
+  retention.start();
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -4,6 +4,7 @@ import type { AuthUser } from './auth-user';
 import { requestContext } from '../http/request-context';
 import type { ActivityService } from '../services/activity.service';
 import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-result';
+import type { Metrics } from '../metrics/metrics';
 
 /**
  * `authenticate('<strategy>')` for sign-in route lines: runs the strategy without a server session; on
@@ -11,8 +12,8 @@ import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-re
  * row and answers its message with its status (401 unless the strategy says otherwise), or redirects
  * where the failure names a page (flows a browser reaches by redirect, such as an OAuth callback).
  */
-export function createAuthenticate(deps: { passport: AuthPassport; activity: ActivityService }) {
-  const { passport, activity } = deps;
+export function createAuthenticate(deps: { passport: AuthPassport; activity: ActivityService; metrics?: Pick<Metrics, 'signIn'> }) {
+  const { passport, activity, metrics } = deps;
 
   return function authenticate(strategy: string): RequestHandler {
     return (req, res, next) => {
@@ -29,6 +30,10 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
           next(signInRefused(failure, status));
         };
         if (!failure.audit) return refuse();
+        // Only audited refusals are failed sign-ins (a refused provider link is not one). The audit's method is
+        // the strategy's own (password, otp, magic_link, a provider the route's schema accepted): a fixed set.
+        const method = failure.audit.details?.method;
+        metrics?.signIn(typeof method === 'string' ? method : strategy, (failure.status ?? status) === 429 ? 'throttled' : 'failure');
         activity.record(failure.audit, requestContext(req)).then(refuse, next);
       };
       passport.authenticate(strategy, { session: false, failWithError: false }, done)(req, res, next);

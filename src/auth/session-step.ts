@@ -8,6 +8,7 @@ import type { ActivityAction, ActivityService } from '../services/activity.servi
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { wantsPage } from '../http/pages';
+import type { Metrics } from '../metrics/metrics';
 
 /** Where a page request lands after signing in, unless it carried a same-origin `redirect`. */
 export const AFTER_SIGN_IN = '/admin';
@@ -34,8 +35,9 @@ export function createSessionStep(deps: {
   cookies: AuthCookies;
   activity: ActivityService;
   profiles: Pick<ProfileService, 'presentUser'>;
+  metrics?: Pick<Metrics, 'signIn' | 'sessions'>;
 }) {
-  const { tokens, cookies, activity, profiles } = deps;
+  const { tokens, cookies, activity, profiles, metrics } = deps;
 
   return function issueSession(action: ActivityAction, options: SessionStepOptions & { extend?: SessionExtension } = {}): RequestHandler {
     return async (req, res) => {
@@ -45,13 +47,18 @@ export function createSessionStep(deps: {
       // Last of the steps that can fail on the database: a one-time credential is spent only for a sign-in
       // that then completes (the activity row below never fails the request).
       const refused = info.spend ? await info.spend() : null;
+      // Registration is the one way in without a strategy (and so without a method).
+      const method = info.method ?? 'registration';
       if (refused) {
+        metrics?.signIn(method, 'failure');
         if (refused.audit) await activity.record(refused.audit, requestContext(req));
         throw signInRefused(refused);
       }
       // Before any cookie is set: a method whose extension fails signs nobody in.
       if (options.extend) await options.extend(req, issued);
       cookies.set(res, issued, options.sameSite);
+      metrics?.signIn(method, 'success');
+      metrics?.sessions.created.inc();
       const details = { ...(info.method ? { method: info.method } : {}), ...info.details };
       await activity.record({ action, userId: user.id, email: user.email, details }, requestContext(req));
       if (options.redirect || wantsPage(req)) {

@@ -11,6 +11,7 @@ export class ConfigError extends Error {}
 
 const MIN_PRODUCTION_SECRET_LENGTH = 32;
 const MIN_EXTERNAL_AUTH_SECRET_LENGTH = 16;
+const MIN_METRICS_TOKEN_LENGTH = 16;
 
 const optionalString = z
   .string()
@@ -82,6 +83,14 @@ const envSchema = z.object({
     { message: 'must be true, false, a hop count, or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal' },
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // JSON lines for log collectors; `npm run dev` asks for pretty (readable lines, pino-pretty, a dev dependency).
+  LOG_FORMAT: z.preprocess(blankAsUnset, z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).default('json')),
+  // Unset: no /metrics at all (404). Set: /metrics answers `Authorization: Bearer <METRICS_TOKEN>` only.
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= MIN_METRICS_TOKEN_LENGTH, {
+    message: `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`,
+  }),
+  // Activity rows older than this many days are deleted by the retention job; 0 keeps them forever.
+  ACTIVITY_RETENTION_DAYS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of days (0 keeps forever)' }).int().min(0).max(36_500).default(90)),
   DATA_DIR: optionalString,
 });
 
@@ -111,6 +120,11 @@ export interface Config {
   adminPassword: string | undefined;
   trustProxy: boolean | number | string;
   logLevel: string;
+  logFormat: 'json' | 'pretty';
+  /** The bearer token /metrics demands; undefined: no /metrics. */
+  metricsToken: string | undefined;
+  /** Days an activity row is kept (0: forever). */
+  activityRetentionDays: number;
   /** Warnings found while loading, logged once the logger exists. */
   warnings: string[];
 }
@@ -153,6 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metricsToken: e.METRICS_TOKEN,
+    activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
     warnings,
   };
 }

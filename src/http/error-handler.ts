@@ -4,11 +4,18 @@ import { AppError } from './app-error';
 import { StoreUnavailableError } from '../store/key-value-store';
 import { isContention } from '../db/transaction-retry';
 import { isBrowserRequest } from './negotiation';
+import type { DatabaseErrorKind } from '../metrics/metrics';
 
 interface BodyParserError {
   type?: string;
   status?: number;
   expose?: boolean;
+}
+
+/** Which database failure a 503 stands for (the metrics' kind), or null for any other error. */
+function databaseFailure(err: unknown): DatabaseErrorKind | null {
+  if (isDatabaseUnavailable(err)) return 'unavailable';
+  return isContention(err) ? 'contention' : null;
 }
 
 /** Translates errors thrown by body parsing and the database into AppErrors; anything else stays unknown. */
@@ -61,8 +68,22 @@ export const notFoundHandler: RequestHandler = (_req, _res, next) => {
   next(AppError.notFound());
 };
 
-/** The one error handler: known errors become their public answer, unknown ones a bare 500. */
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+/**
+ * The one error handler: known errors become their public answer, unknown ones a bare 500. A request
+ * failed by the database is counted (`onDatabaseError`: the app's metrics); store failures are counted
+ * by the store itself.
+ */
+export function createErrorHandler(onDatabaseError?: (kind: DatabaseErrorKind) => void): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (onDatabaseError) {
+      const kind = databaseFailure(err);
+      if (kind) onDatabaseError(kind);
+    }
+    handleError(err, req, res, next);
+  };
+}
+
+const handleError: ErrorRequestHandler = (err, req, res, _next) => {
   const known = toAppError(err);
   const status = known?.status ?? 500;
   const message = known?.message ?? 'Internal server error';
@@ -81,3 +102,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   res.json({ error: message, ...(known?.options.errors ? { errors: known.options.errors } : {}), ...(known?.options.body ?? {}) });
 };
+
+/** The error handler without metrics (tests that build a bare app). */
+export const errorHandler: ErrorRequestHandler = createErrorHandler();

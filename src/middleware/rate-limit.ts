@@ -13,6 +13,7 @@ import {
 import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
 import { normalizeEmail } from '../services/user.service';
+import type { Metrics } from '../metrics/metrics';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
 export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail' | 'otpRequest' | 'oauth';
@@ -68,6 +69,8 @@ export interface RateLimitsOptions {
   logger: Logger;
   /** Replaces limits or windows (tests use a short window to watch it reset). */
   overrides?: Partial<Record<LimitName, Partial<LimitRule>>>;
+  /** Counts each refusal by limiter name. */
+  metrics?: Pick<Metrics, 'rateLimited'>;
 }
 
 export type RateLimits = Record<LimitName, RequestHandler>;
@@ -193,7 +196,7 @@ function secondsUntil(resetTime: Date | undefined, fallbackMs: number): number {
  * One limiter per limited endpoint. Every answer carries X-RateLimit-Limit / -Remaining / -Reset (epoch
  * seconds); the 429 also carries Retry-After and goes through the error handler (JSON or an HTML page).
  */
-export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOptions): RateLimits {
+export function createRateLimits({ store, logger, overrides = {}, metrics }: RateLimitsOptions): RateLimits {
   const log = logger.child({ component: 'rate-limit' });
   const build = (name: LimitName, key: (req: Request) => string = clientKey): RequestHandler => {
     const rule = { ...RATE_LIMITS[name], ...overrides[name] };
@@ -212,6 +215,7 @@ export function createRateLimits({ store, logger, overrides = {} }: RateLimitsOp
         warn: (err: unknown, message?: string) => log.warn({ err: (err as Error)?.message }, message ?? 'rate limiter warning'),
       },
       handler: (req, _res, next) => {
+        metrics?.rateLimited(name);
         const info = (req as unknown as { rateLimit?: RateLimitInfo }).rateLimit;
         next(AppError.tooManyRequests(secondsUntil(info?.resetTime, windowMs)));
       },

@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import { USER_MESSAGES, type UserService } from './user.service';
 import { AppError } from '../http/app-error';
+import type { Metrics } from '../metrics/metrics';
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -36,8 +37,9 @@ export function createAuthService(deps: {
   tokens: TokenService;
   activity: ActivityService;
   profiles: Pick<ProfileService, 'validateRegistration'>;
+  metrics?: Pick<Metrics, 'sessions'>;
 }) {
-  const { config, users, tokens, activity, profiles } = deps;
+  const { config, users, tokens, activity, profiles, metrics } = deps;
 
   /**
    * POST /auth/register: 403 while registration is off (unless this is the very first user). Returns the
@@ -85,12 +87,14 @@ export function createAuthService(deps: {
     }
     if (!ending) return;
     await tokens.revokeToken(ending.token, ending.claims);
+    metrics?.sessions.revoked.inc();
     await activity.record({ action: 'auth.logout', userId: ending.user.id, email: ending.user.email, details: { scope: 'token' } }, context);
   }
 
   /** POST /auth/logout-all: every token of the user ends. */
   async function logoutAll(user: AuthUser, context: RequestContext): Promise<void> {
     await tokens.revokeAllForUser(user.id);
+    metrics?.sessions.revoked.inc();
     await activity.record({ action: 'auth.logout', userId: user.id, email: user.email, details: { scope: 'all' } }, context);
   }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { PluginRegistry } from '../plugins/plugin-registry';
+import type { Metrics } from '../metrics/metrics';
 import { MailDeliveryError, SmtpTransports, sendHttp, sendSmtp, type MailRoute } from './mail-transports';
 
 export interface MailMessage {
@@ -78,8 +79,13 @@ function safeReason(err: unknown, target: MailRoute | undefined): string {
  * read through the registry on every send, so an admin's change applies at once on every instance.
  * A failing mail service never throws to the caller: callers' answers do not depend on delivery.
  */
-export function createMailer(deps: { config: Config; logger: Logger; plugins: Pick<PluginRegistry, 'isActive' | 'settingsOf'> }): Mailer {
-  const { config, plugins } = deps;
+export function createMailer(deps: {
+  config: Config;
+  logger: Logger;
+  plugins: Pick<PluginRegistry, 'isActive' | 'settingsOf'>;
+  metrics?: Pick<Metrics, 'mail'>;
+}): Mailer {
+  const { config, plugins, metrics } = deps;
   const log = deps.logger.child({ component: 'mailer' });
   const smtp = new SmtpTransports();
 
@@ -101,17 +107,20 @@ export function createMailer(deps: { config: Config; logger: Logger; plugins: Pi
       target = await route();
       if (!target) {
         log.warn({ to: maskAddress(to), subject }, 'mail not sent: no mail service is configured (SMTP_URL or the email plugin)');
+        metrics?.mail('not_configured');
         return { sent: false, error: MAIL_NOT_CONFIGURED };
       }
       const mail = { from: target.from, to, subject, text, html };
       const messageId =
         target.kind === 'smtp' ? await sendSmtp(smtp.for(target.smtpUrl), mail) : await sendHttp(target, mail, { allowPrivate: config.allowPrivateOutbound });
       log.info({ to: maskAddress(to), subject, via: target.kind, messageId, ms: Date.now() - started }, 'mail sent');
+      metrics?.mail('sent');
       return { sent: true };
     } catch (err) {
       // Only the error's message and code, credentials blotted out: never the body (a code or a one-time link).
       const reason = safeReason(err, target ?? undefined);
       log.error({ to: maskAddress(to), subject, via: target?.kind, err: { message: reason }, ms: Date.now() - started }, 'mail delivery failed');
+      metrics?.mail('failed');
       return { sent: false, error: MAIL_FAILED };
     }
   }

@@ -16,6 +16,16 @@ export interface CounterState {
 }
 
 /**
+ * Calls that failed since the store was made, by why: `unavailable` (down, not answering, or paused after
+ * a recent failure) and `refused` (an error reply, such as a Redis out of memory refusing a write). The
+ * store counts them itself; the metrics read them at each scrape.
+ */
+export interface StoreFailures {
+  unavailable: number;
+  refused: number;
+}
+
+/**
  * The shared state every instance sees: verification cache, rate-limit counters, revocations and
  * one-time state. Redis in production; an in-process map for the single-process embedded default.
  * Every method may reject (Redis down), and none waits for an answer much longer than a second (the
@@ -24,6 +34,8 @@ export interface CounterState {
  */
 export interface KeyValueStore {
   readonly kind: 'memory' | 'redis';
+  /** Failed calls so far (absent for a store that cannot fail, the in-process one). */
+  readonly failures?: Readonly<StoreFailures>;
   get(key: string): Promise<string | null>;
   /** Reads several keys in one round trip. */
   getMany(keys: string[]): Promise<Array<string | null>>;

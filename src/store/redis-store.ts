@@ -1,5 +1,5 @@
 import Redis, { ReplyError } from 'ioredis';
-import { StoreUnavailableError, type CounterState, type KeyValueStore } from './key-value-store';
+import { StoreUnavailableError, type CounterState, type KeyValueStore, type StoreFailures } from './key-value-store';
 
 // INCR and the first PEXPIRE must be one step, or a crash between them leaves a counter that never resets.
 const INCREMENT_SCRIPT = `
@@ -41,6 +41,7 @@ export interface RedisStoreOptions {
 export class RedisStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   readonly client: RedisWithIncrement;
+  readonly failures: StoreFailures = { unavailable: 0, refused: 0 };
 
   private readonly keyPrefix: string;
   private unavailableUntil = 0;
@@ -126,9 +127,9 @@ export class RedisStore implements KeyValueStore {
   /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage. */
   private async run<T>(command: () => Promise<T>): Promise<T> {
     const now = Date.now();
-    if (now < this.unavailableUntil) throw new StoreUnavailableError('Redis unavailable (recent failure), not tried');
+    if (now < this.unavailableUntil) return this.unavailable(new StoreUnavailableError('Redis unavailable (recent failure), not tried'));
     const oldest = this.inFlight.values().next().value;
-    if (oldest !== undefined && now - oldest > UNANSWERED_MS) throw new StoreUnavailableError('Redis not answering, not tried');
+    if (oldest !== undefined && now - oldest > UNANSWERED_MS) return this.unavailable(new StoreUnavailableError('Redis not answering, not tried'));
     const id = this.nextCommandId++;
     this.inFlight.set(id, now);
     let timer: NodeJS.Timeout | undefined;
@@ -138,13 +139,21 @@ export class RedisStore implements KeyValueStore {
     try {
       return await Promise.race([command(), timeout]);
     } catch (err) {
-      if (err instanceof ReplyError) throw err;
+      if (err instanceof ReplyError) {
+        this.failures.refused++;
+        throw err;
+      }
       this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS;
-      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(`Redis unavailable: ${(err as Error).message}`, { cause: err });
+      return this.unavailable(err instanceof StoreUnavailableError ? err : new StoreUnavailableError(`Redis unavailable: ${(err as Error).message}`, { cause: err }));
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(id);
     }
+  }
+
+  private unavailable(err: StoreUnavailableError): never {
+    this.failures.unavailable++;
+    throw err;
   }
 
   /** Removes every key under this store's prefix, and nothing else in the Redis database. */
