@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { createContainer, type AppDependencies } from './container';
 import { requestLogger } from './http/request-logger';
 import { securityHeaders } from './http/security-headers';
+import { LINK_LANDING } from './auth/oauth.strategy';
 import { bodyParsing } from './http/body-parsing';
 import { cookieParsing } from './http/cookie-parsing';
 import { urlParam } from './http/url-param';
@@ -48,8 +49,10 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
 
   const { metrics } = container;
+  // The profile page's "Link GitHub" form is answered by a redirect to the provider: its CSP form-action names them.
+  const profileLinkForms = { page: LINK_LANDING, origins: container.oauthProviders.authorizationOrigins };
   const { metricsToken } = config;
-  app.use(chain(requestLogger(logger), ...(metricsToken ? [requestMetrics(metrics)] : []), ...securityHeaders(config.isProduction)));
+  app.use(chain(requestLogger(logger), ...(metricsToken ? [requestMetrics(metrics)] : []), ...securityHeaders(config.isProduction, { formTargets: profileLinkForms })));
   // Before cookies, bodies and sessions: a scrape needs none of them. Absent without METRICS_TOKEN (404).
   if (metricsToken) app.use(metricsRoutes({ token: metricsToken, metrics }));
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));

@@ -92,6 +92,12 @@ interface BuildOptions {
   settings: OAuthProviderSettings;
 }
 
+/** Where each provider's authorization page is when its settings name none (the packages' own defaults). */
+const DEFAULT_AUTHORIZATION_URLS: Readonly<Record<OAuthProviderName, string>> = {
+  github: 'https://github.com/login/oauth/authorize',
+  google: 'https://accounts.google.com/o/oauth2/v2/auth',
+};
+
 type UrlSetting = 'authorizationURL' | 'tokenURL' | 'userProfileURL' | 'userEmailsURL';
 
 /** The URL overrides of CONTRACT 4 (GitHub Enterprise, tests), as the package's option names. */
@@ -154,6 +160,19 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
 
   function usable(settings: OAuthProviderSettings): boolean {
     return settings.enabled && settings.clientId.trim() !== '' && settings.clientSecret.trim() !== '';
+  }
+
+  /**
+   * The origins of the enabled providers' authorization pages: where a "Link" form post may be redirected,
+   * so the profile page's Content-Security-Policy lets its form-action reach them (and no other site).
+   */
+  async function authorizationOrigins(): Promise<string[]> {
+    if (!(await plugins.isActive('oauth-providers'))) return [];
+    const { providers } = await plugins.settingsOf('oauth-providers');
+    return OAUTH_PROVIDERS.filter((name) => usable(providers[name])).flatMap((name) => {
+      const url = URL.parse(providers[name].authorizationURL || DEFAULT_AUTHORIZATION_URLS[name]);
+      return url ? [url.origin] : [];
+    });
   }
 
   /** The provider's name checked: 404 for an unknown one (CONTRACT wording). */
@@ -225,7 +244,7 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
     };
   }
 
-  return { enabled, known, callbackUrl, strategyFor, authorizationUrl, identityOf };
+  return { enabled, authorizationOrigins, known, callbackUrl, strategyFor, authorizationUrl, identityOf };
 }
 
 export type OAuthProviders = ReturnType<typeof createOAuthProviders>;

@@ -1,7 +1,11 @@
 import { Router } from 'express';
 import type { ApiDocs } from '../http/api-router';
 
-/** The viewer's router, built at its first request: swagger-ui is loaded only by someone who opens it. */
+/**
+ * The viewer's router, built at its first request: swagger-ui is loaded only by someone who opens it. The
+ * page is ours (views/api-docs.ejs, its start-up script public/api-docs.js): swagger-ui-express's own page
+ * carries inline style, which the Content-Security-Policy refuses; only its files are served from here.
+ */
 function lazyViewer(): Router {
   let viewer: Router | undefined;
   const router = Router();
@@ -10,8 +14,9 @@ function lazyViewer(): Router {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const swaggerUi = require('swagger-ui-express') as typeof import('swagger-ui-express');
       viewer = Router();
+      // Before the files: swagger-ui-dist has an index.html of its own (with inline script) at the same path.
+      viewer.get('/', (_req, page) => page.render('api-docs'));
       viewer.use(swaggerUi.serve);
-      viewer.get('/', swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/openapi.json' } }));
     }
     viewer(req, res, next);
   });

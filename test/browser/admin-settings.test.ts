@@ -89,7 +89,7 @@ describe('admin settings and plugin pages in a real browser', function () {
     await page.getByLabel('Code length (digits)').fill('8');
     await page.getByLabel('Active').check();
     await submit(page, 'Save');
-    assert.match(await page.getByRole('status').first().innerText(), /OTP login settings saved/);
+    assert.match(await page.getByRole('status').first().innerText(), /Plugin settings saved/);
     const saved = await ctx().models.Plugin.findByPk('otp-login');
     assert.equal(saved?.active, true);
     assert.deepEqual(
@@ -120,10 +120,10 @@ describe('admin settings and plugin pages in a real browser', function () {
     await page.getByLabel('SMTP URL').fill(sink.url);
     await page.getByLabel('From name').fill('Admin Test');
     await submit(page, 'Save');
-    assert.match(await page.getByRole('status').first().innerText(), /Email settings saved/);
+    assert.match(await page.getByRole('status').first().innerText(), /Plugin settings saved/);
 
     await submit(page, 'Send test email');
-    assert.match(await page.getByRole('status').first().innerText(), new RegExp(`Test email sent to ${adminEmail.replace(/[.]/g, '\\.')}`));
+    assert.match(await page.getByRole('status').first().innerText(), /Test email sent to your address/);
     const mail = await sink.waitFor((message) => message.envelope.to.includes(adminEmail));
     assert.match(mail.from, /Admin Test/);
 

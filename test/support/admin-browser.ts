@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PASSWORD } from './auth';
+import { watchForCspViolations } from './browser';
 
 /**
  * Where the admin-site screenshots go. A test run writes them outside the repository, so running the suite
@@ -47,8 +48,12 @@ export async function submit(page: Page, name: string | RegExp): Promise<void> {
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name, exact: typeof name === 'string' }).click()]);
 }
 
-/** Fails the test when any script of a stored XSS attempt ran (a dialog, or the marker global set). */
+/**
+ * Fails the test when any script of a stored XSS attempt ran (a dialog, or the marker global set), or when
+ * the page broke its Content-Security-Policy (something it needs was refused).
+ */
 export function watchForScripts(page: Page): () => Promise<void> {
+  const csp = watchForCspViolations(page);
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -57,5 +62,6 @@ export function watchForScripts(page: Page): () => Promise<void> {
   return async () => {
     assert.deepEqual(dialogs, [], 'no injected script may open a dialog');
     assert.equal(await page.evaluate('window.__xss'), undefined, 'no injected script may run');
+    assert.deepEqual(csp.violations(), [], 'no Content-Security-Policy violation');
   };
 }

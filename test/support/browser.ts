@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createHttpServer } from '../../src/http/http-server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,4 +28,17 @@ export async function serve(app: Express): Promise<{ url: string; close: () => P
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Collects every Content-Security-Policy violation the page (or a frame of it) reports: Chromium logs each
+ * refused script, style, image, form target or frame as a console error. `violations()` answers what was
+ * seen so far; a page that works under the policy reports none.
+ */
+export function watchForCspViolations(page: Page): { violations: () => string[] } {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.push(`${page.url()}: ${message.text()}`);
+  });
+  return { violations: () => [...seen] };
 }
