@@ -19,6 +19,7 @@ import { passwordResetRoutes } from './routes/password-reset.routes';
 import { authRoutes } from './routes/auth.routes';
 import { otpRoutes } from './routes/otp.routes';
 import { magicLinkRoutes } from './routes/magic-link.routes';
+import { sessionsRoutes, userSessionsRoutes } from './routes/sessions.routes';
 import { oauthRoutes } from './routes/oauth.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
@@ -69,9 +70,11 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth/otp', otpRoutes(container));
   app.use('/auth', magicLinkRoutes(container));
   app.use('/auth/oauth', oauthRoutes(container));
+  app.use('/auth/sessions', sessionsRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));
+  app.use('/api', userSessionsRoutes(container));
   app.use('/api', collectionsRoutes(container));
   app.use('/api', contentRoutes(container));
   app.use('/api', activityRoutes(container));

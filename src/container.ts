@@ -7,6 +7,8 @@ import type { KeyValueStore } from './store';
 import { createSettingsService } from './services/settings.service';
 import { createActivityService } from './services/activity.service';
 import { createTokenService } from './auth/token.service';
+import { createRevocations } from './auth/revocations';
+import { createSessionService } from './sessions/session.service';
 import { createPassport } from './auth/passport';
 import { createTokenCheck } from './auth/token-check';
 import { createSessionCheck } from './auth/session-check';
@@ -73,7 +75,11 @@ export function createContainer(deps: AppDependencies) {
     maxConcurrent: Math.max(1, Math.min(config.threadPoolSize - 1, os.availableParallelism())),
   });
   const authUsers = createAuthUserRecords(sequelize);
-  const tokens = createTokenService({ config, models, authUsers, store, settings, logger });
+  const revocations = createRevocations({ models, store, logger });
+  const tokens = createTokenService({ config, models, authUsers, store, settings, revocations, logger });
+  const notices = createSecurityNotices({ config, mailer, logger });
+  // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
+  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
@@ -81,7 +87,7 @@ export function createContainer(deps: AppDependencies) {
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
-  const auth = createAuthService({ config, users, tokens, activity, profiles, metrics });
+  const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics });
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
@@ -98,19 +104,18 @@ export function createContainer(deps: AppDependencies) {
   const magicLinks = createMagicLinkService({ config, sequelize, models, authUsers, mailer, settings, users, logger });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
-  const notices = createSecurityNotices({ config, mailer, logger });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, logger }), otp, magicLinks, oauthProviders, oauth });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
-  const guards = createGuards({ credentials: [createTokenCheck(tokens), createSessionCheck(tokens)] });
+  const guards = createGuards({ credentials: [createTokenCheck(tokens, userSessions.touch), createSessionCheck(tokens, userSessions.touch)] });
   const authenticate = createAuthenticate({ passport, activity, metrics });
-  const issueSession = createSessionStep({ tokens, cookies, activity, profiles, metrics });
+  const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics });
   const adminPages = createAdminPages({ guards });
 
   return {
-    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, tokens, csrf, cookies, profiles, users, userAdmin, account,
+    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, tokens, userSessions, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passport, guards, authenticate, issueSession, adminPages,
   };
 }

@@ -31,6 +31,10 @@ export interface RevocationCheck {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** A mark's value is when it takes effect (epoch seconds); "1" (long past) for one in effect at once. */
+const markValue = (effectiveAt: number | null) => String(effectiveAt ?? 1);
+const inEffect = (mark: string | null) => mark !== null && Number(mark) <= now();
+
 /**
  * Revocations of single tokens (by `jti`) and of whole sign-ins (by session id `sid`: logout ends every token
  * a sign-in's refresh chain produced). Both are random UUIDs in one namespace. The database is the record (`revoked_tokens`), so nothing is
@@ -56,7 +60,8 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   }
 
   async function isRevokedInDatabase(ids: readonly string[]): Promise<boolean> {
-    return (await models.RevokedToken.findOne({ where: { jti: [...ids] }, attributes: ['jti'] })) !== null;
+    const where = { jti: [...ids], [Op.or]: [{ effectiveAt: null }, { effectiveAt: { [Op.lte]: now() } }] };
+    return (await models.RevokedToken.findOne({ where, attributes: ['jti'] })) !== null;
   }
 
   /** Copies every live revocation from the database into the store, then marks the copy complete. */
@@ -76,7 +81,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
           limit: LOAD_BATCH,
         });
         if (rows.length === 0) break;
-        await Promise.all(rows.map((row) => store.set(markKey(row.jti), '1', Math.max(1, row.expiresAt - now()))));
+        await Promise.all(rows.map((row) => store.set(markKey(row.jti), markValue(row.effectiveAt), Math.max(1, row.expiresAt - now()))));
         copied.push(...rows.filter((row) => !row.mirrored).map((row) => row.jti));
         count += rows.length;
         after = rows[rows.length - 1].jti;
@@ -143,7 +148,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   async function check(ids: readonly string[], values: Array<string | null> | null): Promise<RevocationCheck> {
     if (values) {
       const generation = values[ids.length] ?? null;
-      if (values.slice(0, ids.length).some(Boolean)) return { revoked: true, generation };
+      if (values.slice(0, ids.length).some(inEffect)) return { revoked: true, generation };
       if (generation && !unmirrored) {
         audit();
         return { revoked: false, generation };
@@ -161,19 +166,20 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   }
 
   /**
-   * Records the revocation of a jti or sid until `expiresAt` (epoch seconds). The store first, so the row knows whether
+   * Records the revocation of a jti or sid until `expiresAt` (epoch seconds), in effect from `effectiveAt`
+   * (a superseded token's reuse window) or at once. The store first, so the row knows whether
    * the copy exists; a store failure never fails the logout: the row holds, and this process reloads
    * the store as soon as it answers again (other processes find the row within AUDIT_INTERVAL_MS).
    */
-  async function revoke(id: string, expiresAt: number): Promise<void> {
+  async function revoke(id: string, expiresAt: number, effectiveAt: number | null = null): Promise<void> {
     let mirrored = true;
     try {
-      await store.set(markKey(id), '1', Math.max(1, expiresAt - now()));
+      await store.set(markKey(id), markValue(effectiveAt), Math.max(1, expiresAt - now()));
     } catch (err) {
       mirrored = false;
       log.warn({ err: (err as Error).message }, 'key-value store unavailable: revocation kept in the database, copied later');
     }
-    await models.RevokedToken.bulkCreate([{ jti: id, expiresAt, mirrored }], { ignoreDuplicates: true });
+    await models.RevokedToken.bulkCreate([{ jti: id, expiresAt, mirrored, effectiveAt }], { ignoreDuplicates: true });
     // Only now: a load that starts after this point is sure to read the row.
     if (!mirrored) markIncomplete();
   }

@@ -1,5 +1,5 @@
 import type { TokenService } from './token.service';
-import { signInWithToken, type CredentialCheck } from './token-check';
+import { signInWithToken, type CredentialCheck, type SessionSeen } from './token-check';
 import { AppError } from '../http/app-error';
 import { SESSION_MESSAGES } from './server-session';
 
@@ -12,12 +12,12 @@ import { SESSION_MESSAGES } from './server-session';
  * Called directly, like the token check, rather than through passport.authenticate, whose per-request
  * strategy object and closures cost more than the check (measured: a tenth of a session request's CPU).
  */
-export function createSessionCheck(tokens: Pick<TokenService, 'verify'>): CredentialCheck {
+export function createSessionCheck(tokens: Pick<TokenService, 'verify'>, seen: SessionSeen): CredentialCheck {
   return async (req) => {
     // Bearer wins over cookies (CONTRACT 3): a request with an Authorization header is judged by it alone.
     if (req.headers.authorization !== undefined) return false;
     if (req.sessionUnavailable) throw AppError.serviceUnavailable(SESSION_MESSAGES.unavailable);
     const token = req.serverSession?.auth?.token;
-    return token !== undefined && token !== '' && signInWithToken(req, token, tokens);
+    return token !== undefined && token !== '' && signInWithToken(req, token, tokens, seen);
   };
 }

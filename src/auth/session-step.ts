@@ -3,6 +3,7 @@ import type { AuthUser } from './auth-user';
 import { signInRefused, type SignInInfo } from './sign-in-result';
 import type { AuthCookies } from './cookies';
 import type { IssuedToken, TokenService } from './token.service';
+import type { SessionService } from '../sessions/session.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { ActivityAction, ActivityService } from '../services/activity.service';
 import { requestContext } from '../http/request-context';
@@ -26,30 +27,34 @@ export interface SessionStepOptions {
 export type SessionExtension = (req: Parameters<RequestHandler>[0], issued: IssuedToken) => Promise<void>;
 
 /**
- * The one step that ends every sign-in, whatever the method: a token, the `auth_token` + `csrf_token`
+ * The one step that ends every sign-in, whatever the method: a session, its token, the `auth_token` + `csrf_token`
  * cookies, the activity row, then `{ user, token }` for JSON clients or a redirect for pages. Methods
  * differ only in the strategy before it, so cookies, flags, revocation and audit cannot drift apart.
  */
 export function createSessionStep(deps: {
   tokens: Pick<TokenService, 'issue'>;
+  userSessions: Pick<SessionService, 'start' | 'discard'>;
   cookies: AuthCookies;
   activity: ActivityService;
   profiles: Pick<ProfileService, 'presentUser'>;
   metrics?: Pick<Metrics, 'signIn' | 'sessions'>;
 }) {
-  const { tokens, cookies, activity, profiles, metrics } = deps;
+  const { tokens, userSessions, cookies, activity, profiles, metrics } = deps;
 
   return function issueSession(action: ActivityAction, options: SessionStepOptions & { extend?: SessionExtension } = {}): RequestHandler {
     return async (req, res) => {
       const user = req.user as AuthUser;
       const info = (req.authInfo ?? {}) as Partial<SignInInfo>;
-      const issued = await tokens.issue(user);
+      // Registration is the one way in without a strategy (and so without a method).
+      const method = info.method ?? 'registration';
+      // Every sign-in is one session (CONTRACT 8): its row first, then the token that names it.
+      const session = await userSessions.start(user.id, method, requestContext(req));
+      const issued = await tokens.issue(user, session);
       // Last of the steps that can fail on the database: a one-time credential is spent only for a sign-in
       // that then completes (the activity row below never fails the request).
       const refused = info.spend ? await info.spend() : null;
-      // Registration is the one way in without a strategy (and so without a method).
-      const method = info.method ?? 'registration';
       if (refused) {
+        await userSessions.discard(session.sid);
         metrics?.signIn(method, 'failure');
         if (refused.audit) await activity.record(refused.audit, requestContext(req));
         throw signInRefused(refused);

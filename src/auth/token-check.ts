@@ -16,17 +16,21 @@ export type CredentialCheck = (req: Request) => Promise<boolean>;
  * token service does the work: signature (HS256 only), expiry, revocation, the user's current state and
  * the verification cache.
  */
-export function createTokenCheck(tokens: Pick<TokenService, 'verify'>): CredentialCheck {
+export function createTokenCheck(tokens: Pick<TokenService, 'verify'>, seen: SessionSeen): CredentialCheck {
   return async (req) => {
     const token = extractToken(req);
-    return token !== null && signInWithToken(req, token, tokens);
+    return token !== null && signInWithToken(req, token, tokens, seen);
   };
 }
 
+/** Told the session (`sid`) of every signed-in request; moves its `lastUsedAt` at most once a minute, off the request path. */
+export type SessionSeen = (sid: string | undefined) => void;
+
 /** Gives the access token the full check and, when it passes, signs the request in as its user. */
-export async function signInWithToken(req: Request, token: string, tokens: Pick<TokenService, 'verify'>): Promise<boolean> {
+export async function signInWithToken(req: Request, token: string, tokens: Pick<TokenService, 'verify'>, seen: SessionSeen): Promise<boolean> {
   const result = await tokens.verify(token);
   if (!result) return false;
+  seen(result.claims.sid);
   req.user = result.user;
   req.tokenClaims = result.claims;
   req.authToken = token;

@@ -9,7 +9,7 @@ import type { KeyValueStore } from '../store';
 import type { SettingsService } from '../services/settings.service';
 import type { AccessClaims, AuthUser } from './auth-user';
 import type { AuthUserRecords } from './auth-user-records';
-import { createRevocations } from './revocations';
+import type { Revocations } from './revocations';
 
 const ALGORITHM = 'HS256' as const;
 const VERIFICATION_CACHE_SECONDS = 300;
@@ -42,6 +42,8 @@ export interface SignInSession {
   sid: string;
   /** Epoch seconds of the sign-in (or of the last proof of the password, for step-up). */
   authTime: number;
+  /** The session's absolute end (epoch seconds): no token of it outlives that. */
+  expiresAt?: number;
 }
 
 /** Store and database ids whose revocation ends the token: its own jti and its sign-in's sid. */
@@ -49,7 +51,11 @@ function revocationIds(claims: AccessClaims): string[] {
   return claims.sid ? [claims.jti, claims.sid] : [claims.jti];
 }
 
-export type RefreshCheck = { ok: true; user: AuthUser; claims: AccessClaims } | { ok: false; reason: 'invalid' | 'inactive' };
+/** `revoked`: the signature and window were fine but the token or its session was revoked (a superseded token: reuse?). */
+export type RefreshCheck =
+  | { ok: true; user: AuthUser; claims: AccessClaims }
+  | { ok: false; reason: 'invalid' | 'inactive' }
+  | { ok: false; reason: 'revoked'; claims: AccessClaims };
 
 /**
  * The payload of a token read without checking its signature: only to name the store keys of one read.
@@ -91,10 +97,17 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
  * any change (revocation, role, profile) replaces; a cached result under an old version is not trusted,
  * so revocation takes effect at once. The version key lives as long as the cache entries it guards.
  */
-export function createTokenService(deps: { config: Config; models: Models; authUsers: AuthUserRecords; store: KeyValueStore; settings: SettingsService; logger: Logger }) {
-  const { models, authUsers, store, settings, logger } = deps;
-  // Single-token revocations: durable in the database, mirrored in the store for the hot path.
-  const revocations = createRevocations({ models, store, logger });
+export function createTokenService(deps: {
+  config: Config;
+  models: Models;
+  authUsers: AuthUserRecords;
+  store: KeyValueStore;
+  settings: SettingsService;
+  /** Revoked token and session ids: durable in the database, mirrored in the store for the hot path. */
+  revocations: Revocations;
+  logger: Logger;
+}) {
+  const { models, authUsers, store, settings, revocations, logger } = deps;
   // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
   const key = crypto.createSecretKey(Buffer.from(deps.config.jwtSecret, 'utf8'));
   const signer = crypto.hash('sha256', `verification-cache\0${deps.config.jwtSecret}`, 'hex').slice(0, 16);
@@ -138,7 +151,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
   async function issue(user: Pick<User, 'id' | 'email' | 'role' | 'tokenEpoch'>, session?: SignInSession): Promise<IssuedToken> {
     const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);
-    const { sid, authTime } = session ?? { sid: crypto.randomUUID(), authTime: now };
+    const { sid, authTime, expiresAt } = session ?? { sid: crypto.randomUUID(), authTime: now, expiresAt: undefined };
     const claims: AccessClaims = {
       sub: user.id,
       userId: user.id,
@@ -148,7 +161,8 @@ export function createTokenService(deps: { config: Config; models: Models; authU
       ep: user.tokenEpoch,
       typ: 'access',
       iat: now,
-      exp: now + jwtExpiresIn.seconds,
+      // Never past the session's absolute end (CONTRACT 8), so no check of it is needed per request.
+      exp: Math.min(now + jwtExpiresIn.seconds, expiresAt ?? Infinity),
       grace: jwtRefreshGraceSeconds.seconds,
       sid,
       auth_time: authTime,
@@ -213,7 +227,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
     // A lowered grace applies at once; a raised one only to tokens issued after it (see AccessClaims.grace).
     const grace = Math.min(jwtRefreshGraceSeconds.seconds, claims.grace ?? Infinity);
     if (now >= claims.exp + grace) return { ok: false, reason: 'invalid' };
-    if (await revocations.isRevoked(revocationIds(claims))) return { ok: false, reason: 'invalid' };
+    if (await revocations.isRevoked(revocationIds(claims))) return { ok: false, reason: 'revoked', claims };
     const record = await authUsers.byId(claims.sub);
     if (!record || record.user.tokenEpoch !== claims.ep) return { ok: false, reason: 'invalid' };
     if (!record.active) return { ok: false, reason: 'inactive' };
@@ -234,6 +248,7 @@ export function createTokenService(deps: { config: Config; models: Models; authU
       const longestLifetime = Math.max(jwtExpiresIn.seconds, claims.exp - claims.iat);
       const longestGrace = Math.max(jwtRefreshGraceSeconds.seconds, claims.grace ?? 0);
       await revocations.revoke(claims.sid, Math.floor(Date.now() / 1000) + longestLifetime + longestGrace);
+      await models.Session.update({ revokedAt: new Date() }, { where: { id: claims.sid, revokedAt: null } });
     }
     // A cache entry left behind by a failing store is voided by the reload that follows (new generation).
     await store.delete(keys.cache(token)).catch(() => undefined);
@@ -248,6 +263,8 @@ export function createTokenService(deps: { config: Config; models: Models; authU
   async function revokeAllForUser(userId: string, options: { transaction?: Transaction } = {}): Promise<void> {
     const { transaction } = options;
     await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction });
+    // Their tokens fail by the epoch already; the rows are marked so no list shows them as live.
+    await models.Session.update({ revokedAt: new Date() }, { where: { userId, revokedAt: null }, transaction });
     await models.PasswordResetToken.destroy({ where: { userId, usedAt: null }, transaction });
     // Voiding the cache before the epoch is committed would let a concurrent request re-cache the old state.
     if (transaction) transaction.afterCommit(() => userChanged(userId));

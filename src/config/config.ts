@@ -63,6 +63,12 @@ const envSchema = z.object({
   JWT_REFRESH_GRACE_SECONDS: optionalString.refine((v) => v === undefined || (/^\d{1,10}$/.test(v) && Number(v) <= MAX_REFRESH_GRACE_SECONDS), {
     message: `must be a whole number of seconds up to ${MAX_REFRESH_GRACE_SECONDS} (0 disables refresh after expiry)`,
   }),
+  // CONTRACT 8: the absolute lifetime of a session (overrides the admin setting), and how long a token a
+  // refresh superseded keeps working (parallel requests of one client refresh the same token).
+  SESSION_MAX_AGE: optionalString.refine((v) => v === undefined || (parseDurationSeconds(v) ?? 0) >= 60, {
+    message: 'must be a duration such as 90d, 12h or a number of seconds, at least 60s',
+  }),
+  REFRESH_REUSE_WINDOW_SECONDS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of seconds from 0 to 600' }).int().min(0).max(600).default(60)),
   PASSWORD_PBKDF2_ITERATIONS: z.coerce.number().int().min(10_000).max(10_000_000).default(100_000),
   // Read by libuv itself (its default is 4); known here so hashing can leave one of its threads free.
   UV_THREADPOOL_SIZE: z.coerce.number().int().min(1).max(1024).default(4),
@@ -108,6 +114,9 @@ export interface Config {
   /** Lifetime and grace from the environment only; undefined means "ask the admin setting, then the default". */
   jwtExpiresIn: { value: string; seconds: number } | undefined;
   jwtRefreshGraceSeconds: number | undefined;
+  /** SESSION_MAX_AGE; undefined means "ask the admin setting, then the default". */
+  sessionMaxAge: { value: string; seconds: number } | undefined;
+  refreshReuseWindowSeconds: number;
   passwordIterations: number;
   /** Size of libuv's thread pool, which runs PBKDF2, SQLite queries and file reads alike. */
   threadPoolSize: number;
@@ -157,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalAuthSecret: e.EXTERNAL_AUTH_SECRET,
     jwtExpiresIn: expires ? { value: expires, seconds: parseDurationSeconds(expires) as number } : undefined,
     jwtRefreshGraceSeconds: e.JWT_REFRESH_GRACE_SECONDS === undefined ? undefined : Number(e.JWT_REFRESH_GRACE_SECONDS),
+    sessionMaxAge: e.SESSION_MAX_AGE ? { value: e.SESSION_MAX_AGE, seconds: parseDurationSeconds(e.SESSION_MAX_AGE) as number } : undefined,
+    refreshReuseWindowSeconds: e.REFRESH_REUSE_WINDOW_SECONDS,
     passwordIterations: e.PASSWORD_PBKDF2_ITERATIONS,
     threadPoolSize: e.UV_THREADPOOL_SIZE,
     smtpUrl: e.SMTP_URL,

@@ -1,6 +1,9 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { jsonColumn } from './json-column';
 import { defineRevokedToken, RevokedToken } from './revoked-token';
+import { defineSession, Session } from './session';
+
+export type { Session };
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -132,6 +135,7 @@ export interface Models {
   Collection: typeof Collection;
   Content: typeof Content;
   RevokedToken: typeof RevokedToken;
+  Session: typeof Session;
 }
 
 const id = { type: DataTypes.STRING(36), primaryKey: true, allowNull: false };
@@ -337,5 +341,6 @@ export function defineModels(sequelize: Sequelize): Models {
     Collection: CollectionM,
     Content: ContentM,
     RevokedToken: defineRevokedToken(sequelize),
+    Session: defineSession(sequelize),
   };
 }

@@ -1,11 +1,13 @@
 import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-/** A logged-out token id, until the token could no longer be refreshed (`expiresAt`, epoch seconds). */
+/** A revoked token id (jti) or session id (sid), until its tokens could no longer be refreshed (`expiresAt`, epoch seconds). */
 export class RevokedToken extends Model<InferAttributes<RevokedToken>, InferCreationAttributes<RevokedToken>> {
   declare jti: string;
   declare expiresAt: number;
   /** Whether the key-value store is known to hold this revocation too. */
   declare mirrored: boolean;
+  /** When the revocation takes effect (epoch seconds): later than now for a token a refresh superseded; null: at once. */
+  declare effectiveAt: number | null;
 }
 
 /** Binds a fresh RevokedToken subclass to the Sequelize instance (see defineModels). */
@@ -23,6 +25,14 @@ export function defineRevokedToken(sequelize: Sequelize): typeof RevokedToken {
         },
       },
       mirrored: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      effectiveAt: {
+        type: DataTypes.BIGINT,
+        allowNull: true,
+        get(this: RevokedToken) {
+          const value = this.getDataValue('effectiveAt');
+          return value === null || value === undefined ? null : Number(value);
+        },
+      },
     },
     { sequelize, tableName: 'revoked_tokens', underscored: true, timestamps: false },
   );

@@ -3,6 +3,9 @@ import type { Endpoint } from '../http/api-router';
 import { MAX_REFRESH_GRACE_SECONDS as MAX_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS as MAX_LIFETIME_SECONDS, parseDurationSeconds } from '../config/duration';
 
 const MIN_LIFETIME_SECONDS = 60;
+/** A session lasts at least an hour and at most two years from its sign-in (CONTRACT 8 absolute lifetime). */
+const MIN_SESSION_MAX_AGE_SECONDS = 3600;
+const MAX_SESSION_MAX_AGE_SECONDS = 2 * 365 * 86_400;
 const DURATION_HINT = 'must be a duration such as 30d, 12h, 3600s or a number of seconds';
 
 const lifetime = z
@@ -26,6 +29,11 @@ export const securitySettingsUpdate = z
       .max(MAX_GRACE_SECONDS, { message: `must be at most ${MAX_GRACE_SECONDS}` })
       .optional(),
     allowRegistration: z.boolean({ message: 'must be true or false' }).optional(),
+    sessionMaxAgeSeconds: z
+      .int({ message: 'must be a whole number of seconds' })
+      .min(MIN_SESSION_MAX_AGE_SECONDS, { message: `must be at least ${MIN_SESSION_MAX_AGE_SECONDS}` })
+      .max(MAX_SESSION_MAX_AGE_SECONDS, { message: `must be at most ${MAX_SESSION_MAX_AGE_SECONDS}` })
+      .optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one setting' });
 
@@ -34,6 +42,7 @@ const securitySettings = z.object({
   jwtExpiresIn: z.object({ value: z.string(), seconds: z.number().int(), source }),
   jwtRefreshGraceSeconds: z.object({ value: z.number().int(), seconds: z.number().int(), source }),
   allowRegistration: z.object({ value: z.boolean(), source }),
+  sessionMaxAgeSeconds: z.object({ value: z.number().int(), seconds: z.number().int(), source }),
 });
 
 const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
@@ -42,7 +51,7 @@ const tags = ['Settings'];
 /** The OpenAPI description (and, through its schemas, the validation) of each /api/settings endpoint. */
 export const SETTINGS_ENDPOINTS = {
   getSecurity: {
-    summary: 'Token lifetime, refresh grace and registration switch, each with its source',
+    summary: 'Token lifetime, refresh grace, registration switch and session lifetime, each with its source',
     tags,
     auth: true,
     responses: { 200: { description: 'the resolved settings', schema: securitySettings }, ...denials },

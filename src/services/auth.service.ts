@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Config } from '../config/config';
 import { toPublicUser, type AccessClaims, type AuthUser, type PublicUser } from '../auth/auth-user';
 import type { IssuedToken, TokenService } from '../auth/token.service';
@@ -8,12 +7,14 @@ import type { ActivityService } from './activity.service';
 import { USER_MESSAGES, type UserService } from './user.service';
 import { AppError } from '../http/app-error';
 import type { Metrics } from '../metrics/metrics';
+import type { SessionService } from '../sessions/session.service';
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
   invalidToken: 'Invalid or expired token',
   inactive: 'User is not active',
   adminCreated: 'Admin user created',
+  sessionExpired: 'Session expired, sign in again',
 } as const;
 
 export interface RegistrationInput {
@@ -35,11 +36,12 @@ export function createAuthService(deps: {
   config: Config;
   users: UserService;
   tokens: TokenService;
+  userSessions: Pick<SessionService, 'start' | 'refreshed' | 'reuseDetected'>;
   activity: ActivityService;
   profiles: Pick<ProfileService, 'validateRegistration'>;
   metrics?: Pick<Metrics, 'sessions'>;
 }) {
-  const { config, users, tokens, activity, profiles, metrics } = deps;
+  const { config, users, tokens, userSessions, activity, profiles, metrics } = deps;
 
   /**
    * POST /auth/register: 403 while registration is off (unless this is the very first user). Returns the
@@ -61,14 +63,24 @@ export function createAuthService(deps: {
     return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: custom.value };
   }
 
-  /** POST /auth/refresh: a valid token, or one expired within the grace window, of an active user. */
+  /**
+   * POST /auth/refresh: a valid token, or one expired within the grace window, of an active user and a live
+   * session within its absolute lifetime. The new token continues the session (its sid and auth_time: a
+   * refresh is no proof of a recent sign-in); the presented one is superseded. A superseded token presented
+   * after the reuse window is a copy in someone else's hands: its session ends (CONTRACT 8 reuse detection).
+   */
   async function refresh(token: string | null, context: RequestContext): Promise<IssuedToken> {
     const check = token ? await tokens.checkForRefresh(token) : ({ ok: false, reason: 'invalid' } as const);
-    if (!check.ok) throw AppError.unauthorized(check.reason === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidToken);
-    // The same sign-in: its sid and auth_time carry over (logout ends the whole chain; a refresh is no proof of
-    // a recent sign-in). A token from before the claims starts a chain of its own that step-up never counts recent.
-    const { sid, auth_time: authTime } = check.claims;
-    const issued = await tokens.issue(check.user, sid && authTime !== undefined ? { sid, authTime } : { sid: crypto.randomUUID(), authTime: 0 });
+    if (!check.ok) {
+      if (check.reason === 'revoked') await userSessions.reuseDetected(check.claims, context);
+      throw AppError.unauthorized(check.reason === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidToken);
+    }
+    const outcome = check.claims.sid
+      ? await userSessions.refreshed(check.claims, context)
+      : // A token from before sessions existed: a session of its own, which step-up never counts as recent.
+        { ok: true as const, session: { ...(await userSessions.start(check.user.id, 'legacy', context)), authTime: 0 } };
+    if (!outcome.ok) throw AppError.unauthorized(outcome.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken);
+    const issued = await tokens.issue(check.user, outcome.session);
     await activity.record({ action: 'auth.refresh', userId: check.user.id, email: check.user.email }, context);
     return issued;
   }

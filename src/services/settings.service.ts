@@ -11,29 +11,35 @@ export type SettingSource = 'env' | 'admin' | 'default';
 
 export const DEFAULT_JWT_EXPIRES_IN = '30d';
 export const DEFAULT_JWT_REFRESH_GRACE_SECONDS = 604_800;
+/** CONTRACT 8: a session ends 90 days after its sign-in unless SESSION_MAX_AGE or an admin says otherwise. */
+export const DEFAULT_SESSION_MAX_AGE_SECONDS = 90 * 86_400;
 
 export interface SecuritySettings {
   jwtExpiresIn: { value: string; seconds: number; source: SettingSource };
   jwtRefreshGraceSeconds: { value: number; seconds: number; source: SettingSource };
   allowRegistration: { value: boolean; source: SettingSource };
+  sessionMaxAgeSeconds: { value: number; seconds: number; source: SettingSource };
 }
 
 export interface SecuritySettingsUpdate {
   jwtExpiresIn?: string;
   jwtRefreshGraceSeconds?: number;
   allowRegistration?: boolean;
+  sessionMaxAgeSeconds?: number;
 }
 
 /** The environment variable that, when set, decides a setting (the admin page names it beside the value). */
 export const SECURITY_ENV_VARIABLES = {
   jwtExpiresIn: 'JWT_EXPIRES_IN',
   jwtRefreshGraceSeconds: 'JWT_REFRESH_GRACE_SECONDS',
+  sessionMaxAgeSeconds: 'SESSION_MAX_AGE',
 } as const;
 
 const KEYS = {
   jwtExpiresIn: 'security.jwtExpiresIn',
   jwtRefreshGraceSeconds: 'security.jwtRefreshGraceSeconds',
   allowRegistration: 'security.allowRegistration',
+  sessionMaxAgeSeconds: 'security.sessionMaxAgeSeconds',
 } as const;
 
 /**
@@ -49,6 +55,7 @@ export function createSettingsService(deps: { config: Config; models: Models; ac
     const storedExpires = values.get(KEYS.jwtExpiresIn);
     const storedGrace = values.get(KEYS.jwtRefreshGraceSeconds);
     const storedAllow = values.get(KEYS.allowRegistration);
+    const storedMaxAge = values.get(KEYS.sessionMaxAgeSeconds);
 
     const jwtExpiresIn = config.jwtExpiresIn
       ? { ...config.jwtExpiresIn, source: 'env' as const }
@@ -63,9 +70,16 @@ export function createSettingsService(deps: { config: Config; models: Models; ac
           ? { value: storedGrace, source: 'admin' }
           : { value: DEFAULT_JWT_REFRESH_GRACE_SECONDS, source: 'default' };
 
+    const maxAge: { value: number; source: SettingSource } = config.sessionMaxAge
+      ? { value: config.sessionMaxAge.seconds, source: 'env' }
+      : typeof storedMaxAge === 'number'
+        ? { value: storedMaxAge, source: 'admin' }
+        : { value: DEFAULT_SESSION_MAX_AGE_SECONDS, source: 'default' };
+
     return {
       jwtExpiresIn,
       jwtRefreshGraceSeconds: { ...grace, seconds: grace.value },
+      sessionMaxAgeSeconds: { ...maxAge, seconds: maxAge.value },
       allowRegistration:
         typeof storedAllow === 'boolean' ? { value: storedAllow, source: 'admin' } : { value: true, source: 'default' },
     };

@@ -15,8 +15,13 @@ const USER = { id: 'u1', email: 'one@example.test', username: 'one', firstName: 
 /** The session step after a fake strategy that hands it `info`; issue() may be made to fail like a lost database. */
 function appWith(info: SignInInfo, issue: TokenService['issue']) {
   const recorded: string[] = [];
+  const discarded: string[] = [];
   const issueSession = createSessionStep({
     tokens: { issue },
+    userSessions: {
+      start: async () => ({ sid: 'sid-1', authTime: 0 }),
+      discard: async (sid: string) => void discarded.push(sid),
+    },
     cookies: { set: () => undefined } as unknown as AuthCookies,
     activity: { record: async (entry: { action: string }) => void recorded.push(entry.action) } as unknown as ActivityService,
     profiles: { presentUser: (user: AuthUser) => ({ id: user.id }) } as never,
@@ -32,7 +37,7 @@ function appWith(info: SignInInfo, issue: TokenService['issue']) {
     issueSession('auth.otp_verified'),
   );
   app.use(errorHandler);
-  return { app, recorded };
+  return { app, recorded, discarded };
 }
 
 const issued: TokenService['issue'] = async () => ({ token: 'signed', expiresIn: 60, claims: {} as never });
@@ -59,16 +64,17 @@ describe('session step: one-time credentials', () => {
     assert.deepEqual(recorded, ['auth.otp_verified']);
   });
 
-  it('when a parallel use spent it first, then the refusal is answered and audited, without a token', async () => {
+  it('when a parallel use spent it first, then the refusal is answered and audited, without a token, and its session is discarded', async () => {
     const refusal: SignInFailure = {
       message: 'Invalid or expired code',
       body: { attemptsRemaining: 0 },
       audit: { action: 'auth.login_failed', userId: 'u1', email: USER.email, details: { reason: 'already_used' } },
     };
-    const { app, recorded } = appWith({ method: 'otp', spend: async () => refusal }, issued);
+    const { app, recorded, discarded } = appWith({ method: 'otp', spend: async () => refusal }, issued);
     const res = await request(app).post('/sign-in').set('Accept', 'application/json');
     assert.equal(res.status, 401);
     assert.deepEqual(res.body, { error: 'Invalid or expired code', attemptsRemaining: 0 });
     assert.deepEqual(recorded, ['auth.login_failed']);
+    assert.deepEqual(discarded, ['sid-1']);
   });
 });

@@ -23,6 +23,7 @@ const EXPECTED_TABLES = [
   'password_reset_tokens',
   'plugins',
   'revoked_tokens',
+  'sessions',
   'settings',
   'user_profiles',
   'users',

@@ -6,10 +6,7 @@ import type { Express } from 'express';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-sink';
 import { createPasswordService } from '../../src/auth/password.service';
-import { createTokenService } from '../../src/auth/token.service';
-import { createAuthUserRecords } from '../../src/auth/auth-user-records';
-import { createSettingsService } from '../../src/services/settings.service';
-import { createActivityService } from '../../src/services/activity.service';
+import { tokenFor } from '../support/users';
 import { hashResetToken } from '../../src/services/password-reset.service';
 
 const REQUESTED = { message: 'If an account with this email exists, a password reset link has been sent.' };
@@ -346,11 +343,8 @@ describe('password reset', () => {
 
     it('when the password is reset, then access tokens issued before stop working at once, despite the verification cache', async () => {
       // Arrange: a token that has been verified (and cached) once
-      const { config, models, sequelize, store, logger } = ctx();
-      const appConfig = { ...config, baseUrl: BASE_URL };
-      const tokens = createTokenService({ config: appConfig, models, authUsers: createAuthUserRecords(sequelize), store, settings: createSettingsService({ config: appConfig, models, activity: createActivityService({ sequelize, models, logger }), store, logger }), logger });
       const user = await createUser();
-      const { token: bearer } = await tokens.issue(user);
+      const bearer = await tokenFor(user);
       const before = await request(app).get(`/api/user-profiles/${user.id}`).set('Authorization', `Bearer ${bearer}`);
       assert.equal(before.status, 200);
       const meBefore = await request(app).get('/auth/me').set('Authorization', `Bearer ${bearer}`);

@@ -71,6 +71,7 @@ describe('security settings API', () => {
       jwtExpiresIn: { value: '30d', seconds: 2_592_000, source: 'default' },
       jwtRefreshGraceSeconds: { value: 604_800, seconds: 604_800, source: 'default' },
       allowRegistration: { value: true, source: 'default' },
+      sessionMaxAgeSeconds: { value: 7_776_000, seconds: 7_776_000, source: 'default' },
     });
   });
 
@@ -78,12 +79,13 @@ describe('security settings API', () => {
     const res = await request(ctx().app)
       .put('/api/settings/security')
       .set(auth())
-      .send({ jwtExpiresIn: '12h', jwtRefreshGraceSeconds: 0, allowRegistration: false });
+      .send({ jwtExpiresIn: '12h', jwtRefreshGraceSeconds: 0, allowRegistration: false, sessionMaxAgeSeconds: 86_400 });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
       jwtExpiresIn: { value: '12h', seconds: 43_200, source: 'admin' },
       jwtRefreshGraceSeconds: { value: 0, seconds: 0, source: 'admin' },
       allowRegistration: { value: false, source: 'admin' },
+      sessionMaxAgeSeconds: { value: 86_400, seconds: 86_400, source: 'admin' },
     });
     const again = await request(ctx().app).get('/api/settings/security').set(auth());
     assert.deepEqual(again.body, res.body);

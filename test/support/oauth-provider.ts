@@ -205,6 +205,11 @@ export function bindingCookieOf(res: Response): { name: string; value: string; a
   return { name: found[0], ...found[1] };
 }
 
+/** The names of the sign-in cookies an answer set (a callback also clears its flow's binding cookie, which is none of them). */
+export function credentialCookies(res: Response): string[] {
+  return Object.keys(setCookies(res)).filter((name) => ['auth_token', 'csrf_token', 'auth_session'].includes(name));
+}
+
 /** The Cookie header value of the browser-binding cookie a start answer set. */
 export function bindingCookie(res: Response): string {
   const { name, value } = bindingCookieOf(res);

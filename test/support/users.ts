@@ -4,6 +4,7 @@ import { createSettingsService } from '../../src/services/settings.service';
 import { createActivityService } from '../../src/services/activity.service';
 import { createTokenService, type SignInSession, type TokenService } from '../../src/auth/token.service';
 import { createAuthUserRecords } from '../../src/auth/auth-user-records';
+import { createRevocations } from '../../src/auth/revocations';
 import type { Role, User } from '../../src/models';
 
 /** Columns a test may set on its user; everything else gets a unique or default value. */
@@ -24,7 +25,8 @@ function tokenService(): TokenService {
   let service = tokenServices.get(c);
   if (!service) {
     const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ sequelize: c.sequelize, models: c.models, logger: c.logger }), store: c.store, logger: c.logger });
-    service = createTokenService({ config: c.config, models: c.models, authUsers: createAuthUserRecords(c.sequelize), store: c.store, settings, logger: c.logger });
+    const revocations = createRevocations({ models: c.models, store: c.store, logger: c.logger });
+    service = createTokenService({ config: c.config, models: c.models, authUsers: createAuthUserRecords(c.sequelize), store: c.store, settings, revocations, logger: c.logger });
     tokenServices.set(c, service);
   }
   return service;
@@ -48,10 +50,20 @@ export async function createTestUser(role: Role = 'viewer', overrides: TestUserO
   return user;
 }
 
-/** Signs an access token for the user as it is stored now (role, token epoch): a new sign-in, or `session`'s. */
+/**
+ * Signs an access token for the user as it is stored now (role, token epoch), of a new session row (a sign-in
+ * now, as the session step makes one) or of `session` (its row made here if missing: refresh needs it).
+ */
 export async function tokenFor(user: Pick<User, 'id'>, session?: SignInSession): Promise<string> {
-  const fresh = await ctx().models.User.findByPk(user.id, { rejectOnEmpty: true });
-  return (await tokenService().issue(fresh, session)).token;
+  const { models } = ctx();
+  const fresh = await models.User.findByPk(user.id, { rejectOnEmpty: true });
+  const signIn = session ?? { sid: crypto.randomUUID(), authTime: Math.floor(Date.now() / 1000) };
+  const now = new Date();
+  await models.Session.findOrCreate({
+    where: { id: signIn.sid },
+    defaults: { id: signIn.sid, userId: fresh.id, method: 'password', ip: null, userAgent: null, browser: null, os: null, createdAt: now, lastUsedAt: now, expiresAt: new Date(now.getTime() + 90 * 86_400_000) },
+  });
+  return (await tokenService().issue(fresh, signIn)).token;
 }
 
 /** A new user with the given role and a valid Bearer token for them: `{ user, token }`. */

@@ -30,7 +30,7 @@ const passwordChange = z.strictObject({ currentPassword: signInPassword, newPass
 
 /** `/admin/profile`: any signed-in user's own names, profile fields, password and linked accounts. */
 export function createProfilePageController(container: Container) {
-  const { userAdmin, profiles, account, tokens, cookies, oauth } = container;
+  const { userAdmin, profiles, account, tokens, userSessions, cookies, oauth } = container;
   const customFields = visibleFields(profiles.definition.fields);
   const self = (req: Request) => (req.user as Express.User).id;
 
@@ -73,7 +73,8 @@ export function createProfilePageController(container: Container) {
   const changePassword = formPost(async (req, res) => {
     const input = parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
     const user = await account.changePassword(self(req), input.currentPassword, input.newPassword, requestContext(req));
-    cookies.set(res, await tokens.issue(user));
+    // Every session ended with the old password; this browser, which just proved the new one, gets a new session.
+    cookies.set(res, await tokens.issue(user, await userSessions.start(user.id, 'password', requestContext(req))));
     res.redirect(303, withNotice('/admin/profile', 'password_changed'));
   }, redrawPassword);
 

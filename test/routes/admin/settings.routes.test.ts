@@ -62,7 +62,9 @@ describe('admin page: security settings (Session / JWT)', () => {
     assert.match(res.text, /<label for="field-jwtRefreshGraceSeconds">Refresh grace \(seconds\)<\/label>/);
     assert.match(res.text, /name="jwtRefreshGraceSeconds"\s+value="604800"/);
     assert.match(res.text, /id="field-allowRegistration" name="allowRegistration" value="on" checked/);
-    assert.equal(res.text.match(/Source: default\. /g)?.length, 3);
+    assert.match(res.text, /<label for="field-sessionMaxAgeSeconds">Session lifetime \(seconds\)<\/label>/);
+    assert.match(res.text, /name="sessionMaxAgeSeconds"\s+value="7776000"/);
+    assert.equal(res.text.match(/Source: default\. /g)?.length, 4);
   });
 
   it('when a value is set by an environment variable, then it is read-only with the variable named, and a post cannot store it', async () => {
@@ -109,6 +111,18 @@ describe('admin page: security settings (Session / JWT)', () => {
     assert.equal(register.status, 403);
     const log = await ctx().models.ActivityLog.findOne({ where: { action: 'settings.updated', userId: admin.user.id }, order: [['id', 'DESC']] });
     assert.deepEqual(Object.keys((log?.details as { changes: object }).changes).sort(), ['allowRegistration', 'jwtExpiresIn']);
+  });
+
+  it('when the admin sets the session lifetime, then it is stored and shown as an admin setting; under SESSION_MAX_AGE it is read-only', async () => {
+    const res = await post(admin, { jwtExpiresIn: '30d', jwtRefreshGraceSeconds: '604800', allowRegistration: ['off', 'on'], sessionMaxAgeSeconds: '86400' });
+    assert.equal(res.status, 303);
+    assert.deepEqual(await storedSecuritySettings(), { 'security.sessionMaxAgeSeconds': 86_400 });
+    const tooShort = await post(admin, { jwtExpiresIn: '30d', jwtRefreshGraceSeconds: '604800', allowRegistration: ['off', 'on'], sessionMaxAgeSeconds: '60' });
+    assert.equal(fieldError(tooShort.text, 'sessionMaxAgeSeconds'), 'must be at least 3600');
+
+    const env = await request(buildApp({ env: { SESSION_MAX_AGE: '30d' } })).get(PAGE).set('Cookie', admin.cookie);
+    assert.match(env.text, /<input type="text" id="field-sessionMaxAgeSeconds" value="2592000" readonly/);
+    assert.match(env.text, /Source: environment variable <code>SESSION_MAX_AGE<\/code>/);
   });
 
   it('when nothing changed, then "Nothing changed" and nothing is stored', async () => {
