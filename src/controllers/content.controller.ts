@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Container } from '../container';
-import type { ContentActor } from '../auth/content-policy';
+import type { ContentActor } from '../access/content-policy';
 import type { ContentInput, ContentListQuery } from '../services/content.service';
 
 /** The signed-in caller as the content policy sees them (the route's guard has set req.user). */

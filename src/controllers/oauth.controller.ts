@@ -5,9 +5,9 @@ import { wantsPage } from '../http/pages';
 import { providerNotice, withNotice, type NoticeCode } from '../http/notices';
 import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { OAUTH_MESSAGES, PROVIDER_LABELS } from '../auth/oauth-providers';
+import { OAUTH_MESSAGES, PROVIDER_LABELS } from '../oauth/oauth-providers';
 import { OAUTH_PROVIDERS, type OAuthProviderName } from '../plugins/oauth-providers.plugin';
-import { LINK_LANDING } from '../auth/oauth.strategy';
+import { LINK_LANDING } from '../sign-in/oauth.strategy';
 import { OAUTH_SERVICE_MESSAGES } from '../services/oauth.service';
 import type { ProviderBody } from '../routes/oauth.schemas';
 

@@ -4,7 +4,7 @@ import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/page
 import { EMAIL_MAX_LENGTH } from '../http/input-rules';
 import { safeRedirect } from '../http/safe-redirect';
 import { AppError } from '../http/app-error';
-import { noStore } from '../auth/cookies';
+import { noStore } from '../sign-in/cookies';
 import { OTP_MESSAGES, rateHeaders } from '../services/otp.service';
 import type { OtpRequestBody } from '../routes/otp.schemas';
 

@@ -3,7 +3,7 @@ import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
 import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
 import { noticeOf, withNotice } from '../http/notices';
-import { noStore } from '../auth/cookies';
+import { noStore } from '../sign-in/cookies';
 import { RESET_MESSAGES } from '../services/password-reset.service';
 import type { ResetBody, ResetRequestBody } from '../routes/password-reset.schemas';
 

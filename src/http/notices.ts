@@ -1,4 +1,4 @@
-import { PROVIDER_LABELS } from '../auth/oauth-providers';
+import { PROVIDER_LABELS } from '../oauth/oauth-providers';
 import { OAUTH_PROVIDERS, type OAuthProviderName } from '../plugins/oauth-providers.plugin';
 
 /**
@@ -38,6 +38,10 @@ const PLAIN = {
   // The admin site.
   profile_saved: message('Profile saved'),
   password_changed: message('Password changed. Every other session has been signed out.'),
+  session_revoked: message('That session has been signed out.'),
+  session_gone: message('That session had already ended.'),
+  sessions_revoked: message('Every other session has been signed out.'),
+  user_sessions_revoked: message("Every session of this user has been signed out."),
   user_created: message('User created'),
   user_saved: message('Changes saved'),
   user_deleted: message('User deleted'),

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AppError } from './app-error';
+import { lookUpNotice } from './notices';
 
 /**
  * Whether a request gets a page (HTML, redirects) rather than JSON. A browser states it through Accept
@@ -100,4 +101,18 @@ export function formPost(handle: RequestHandler, redraw: FormRedraw): RequestHan
       await redrawRefused(err, req, res, redraw);
     }
   };
+}
+
+/**
+ * Answers with a page of ours that continues to `target` (a same-origin path with its notice) by itself. For
+ * a browser that arrives from another site (an OAuth provider's redirect): a 302 would keep the navigation
+ * cross-site, so the SameSite=Strict `auth_token` would not reach the page; the navigation this page starts
+ * is same-site. The notice is shown here too, for a browser that does not follow the refresh.
+ */
+export function continueTo(res: Response, target: string): void {
+  const notice = lookUpNotice(new URL(target, 'http://x').searchParams.get('notice'));
+  res
+    .status(200)
+    .set('Cache-Control', 'no-store')
+    .render('continue', { title: 'Continue', target, message: notice?.kind === 'message' ? notice.text : null, error: notice?.kind === 'error' ? notice.text : null });
 }

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
-import { AUTH_COOKIE } from '../auth/credentials';
-import type { TokenService } from '../auth/token.service';
+import { AUTH_COOKIE } from '../sessions/request-token';
+import type { TokenService } from '../sessions/token.service';
 
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';

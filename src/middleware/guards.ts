@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
 import { isBrowserRequest } from '../http/negotiation';
-import { can, type Permission } from '../auth/permissions';
-import type { CredentialCheck } from '../auth/token-check';
+import { can, type Permission } from '../access/permissions';
+import type { CredentialCheck } from '../sessions/token-check';
 import type { Role } from '../models';
 import { withNotice } from '../http/notices';
 

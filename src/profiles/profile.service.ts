@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Transaction } from 'sequelize';
 import type { Models } from '../models';
-import { toPublicUser, type AuthUser } from '../auth/auth-user';
-import type { TokenService } from '../auth/token.service';
+import { toPublicUser, type AuthUser } from '../sessions/auth-user';
+import type { TokenService } from '../sessions/token.service';
 import { AppError } from '../http/app-error';
 import type { AdminAudit } from '../http/request-context';
 import type { ActivityService } from '../services/activity.service';

@@ -1,8 +1,8 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createAuthController } from '../controllers/auth.controller';
-import { noStoreAll } from '../auth/cookies';
-import { STRATEGY } from '../auth/passport';
+import { noStoreAll } from '../sign-in/cookies';
+import { STRATEGY } from '../sign-in/passport';
 import { AUTH_ENDPOINTS as doc } from './auth.schemas';
 
 /**

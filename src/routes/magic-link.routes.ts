@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
-import { noStoreAll } from '../auth/cookies';
-import { STRATEGY } from '../auth/passport';
+import { noStoreAll } from '../sign-in/cookies';
+import { STRATEGY } from '../sign-in/passport';
 import { createMagicLinkController } from '../controllers/magic-link.controller';
 import { MAGIC_LINK_ENDPOINTS as doc } from './magic-link.schemas';
 

@@ -1,9 +1,9 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createOAuthController } from '../controllers/oauth.controller';
-import { noStoreAll } from '../auth/cookies';
-import { STRATEGY } from '../auth/passport';
-import { LINK_LANDING } from '../auth/oauth.strategy';
+import { noStoreAll } from '../sign-in/cookies';
+import { STRATEGY } from '../sign-in/passport';
+import { LINK_LANDING } from '../sign-in/oauth.strategy';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { OAUTH_ENDPOINTS as doc } from './oauth.schemas';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { redirectField } from '../http/input-rules';
 import { OAUTH_PROVIDERS } from '../plugins/oauth-providers.plugin';
-import { OAUTH_MESSAGES } from '../auth/oauth-providers';
+import { OAUTH_MESSAGES } from '../oauth/oauth-providers';
 import { OAUTH_SERVICE_MESSAGES } from '../services/oauth.service';
 
 // The name is checked against the known providers by the service (404 "Unknown OAuth provider"), as on the GET routes.

@@ -1,6 +1,6 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
-import { STRATEGY } from '../auth/passport';
+import { STRATEGY } from '../sign-in/passport';
 import { createOtpController } from '../controllers/otp.controller';
 import { OTP_ENDPOINTS as doc } from './otp.schemas';
 

@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import type { Models, User } from '../models';
-import type { PasswordService } from '../auth/password.service';
-import type { PasswordChecker } from '../auth/password-check';
-import type { TokenService } from '../auth/token.service';
+import type { PasswordService } from '../credentials/password.service';
+import type { PasswordChecker } from '../credentials/password-check';
+import type { TokenService } from '../sessions/token.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import { AppError } from '../http/app-error';

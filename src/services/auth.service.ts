@@ -1,13 +1,13 @@
 import type { Config } from '../config/config';
-import { toPublicUser, type AccessClaims, type AuthUser, type PublicUser } from '../auth/auth-user';
-import type { IssuedToken, TokenService } from '../auth/token.service';
+import { toPublicUser, type AccessClaims, type AuthUser, type PublicUser } from '../sessions/auth-user';
+import type { IssuedToken, TokenService } from '../sessions/token.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import { USER_MESSAGES, type UserService } from './user.service';
 import { AppError } from '../http/app-error';
 import type { Metrics } from '../metrics/metrics';
-import type { SessionService } from '../sessions/session.service';
+import type { SessionService } from './session.service';
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { ForeignKeyConstraintError, Op, type Transaction, type WhereOptions } from 'sequelize';
 import type { Content, ContentStatus, Models } from '../models';
 import { AppError } from '../http/app-error';
-import { contentPolicy, type ContentActor } from '../auth/content-policy';
+import { contentPolicy, type ContentActor } from '../access/content-policy';
 import { transactionWithRetry } from '../db/transaction-retry';
 
 const CONTENT_MESSAGES = {

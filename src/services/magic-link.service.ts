@@ -9,8 +9,8 @@ import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
 import { createBackgroundWork } from './background-work';
-import type { AuthUser } from '../auth/auth-user';
-import type { AuthUserRecords } from '../auth/auth-user-records';
+import type { AuthUser } from '../sessions/auth-user';
+import type { AuthUserRecords } from '../sessions/auth-user-records';
 import { renderMagicLinkEmail } from '../mail/magic-link-email';
 import { transactionWithRetry } from '../db/transaction-retry';
 

@@ -4,7 +4,7 @@ import type { Models, User } from '../models';
 import type { RequestContext } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
-import { PROVIDER_LABELS, type OAuthIdentity, type OAuthProviders } from '../auth/oauth-providers';
+import { PROVIDER_LABELS, type OAuthIdentity, type OAuthProviders } from '../oauth/oauth-providers';
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import type { ActivityService } from './activity.service';
 import type { UserService } from './user.service';

@@ -14,9 +14,9 @@ import { normalizeEmail } from './user.service';
 import { AppError } from '../http/app-error';
 import { createBackgroundWork } from './background-work';
 import { transactionWithRetry } from '../db/transaction-retry';
-import type { AuthUser } from '../auth/auth-user';
-import type { AuthUserRecords } from '../auth/auth-user-records';
-import type { AccountThrottle } from '../auth/account-throttle';
+import type { AuthUser } from '../sessions/auth-user';
+import type { AuthUserRecords } from '../sessions/auth-user-records';
+import type { AccountThrottle } from '../credentials/account-throttle';
 import { renderOtpEmail } from '../mail/otp-email';
 
 export const OTP_MESSAGES = {

@@ -1,9 +1,9 @@
 import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import type { Models, Role, User } from '../models';
-import type { TokenService } from '../auth/token.service';
+import type { TokenService } from '../sessions/token.service';
 import type { ActivityService } from './activity.service';
 import { USER_MESSAGES, type NewUserInput, type UserService } from './user.service';
-import { toPublicUser, type PublicUser } from '../auth/auth-user';
+import { toPublicUser, type PublicUser } from '../sessions/auth-user';
 import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { UniqueConstraintError, fn, col, where as sqlWhere, type Sequelize, type Transaction } from 'sequelize';
 import type { Models, Role, User } from '../models';
-import type { PasswordService } from '../auth/password.service';
+import type { PasswordService } from '../credentials/password.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { SettingsService } from './settings.service';
 import { AppError } from '../http/app-error';

@@ -71,6 +71,9 @@ describe('OAuth sign-in and account linking in a real browser', function () {
     await submit(page, 'Link GitHub');
     assert.equal(new URL(page.url()).origin, stand.url, 'the browser is at the provider');
     await submit(page, 'Authorize');
+    // The callback answers with a page of ours that moves on by itself: a same-site navigation, which carries
+    // the SameSite=Strict auth cookie the redirect chain from the provider would not.
+    await page.waitForURL((url) => url.pathname === '/admin/profile');
 
     const landed = new URL(page.url());
     assert.equal(`${landed.origin}${landed.pathname}`, `${server.url}/admin/profile`);

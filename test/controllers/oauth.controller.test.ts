@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import request, { type Response } from 'supertest';
 import { ctx, uniqueEmail } from '../support/context';
 import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor, PASSWORD } from '../support/auth';
-import { OAuthProviderStandIn, authorizeAt, bindingCookie, credentialCookies, bindingCookieOf, configureProviders, enableBoth, pathOf, signInWith, type GitHubPerson } from '../support/oauth-provider';
+import { OAuthProviderStandIn, authorizeAt, bindingCookie, credentialCookies, landing, bindingCookieOf, configureProviders, enableBoth, pathOf, signInWith, type GitHubPerson } from '../support/oauth-provider';
 import type { User } from '../../src/models';
 import { noticeOf } from '../../src/http/notices';
 
@@ -55,8 +55,8 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       assert.ok(link.body.redirectUrl.startsWith(`${stand.url}/github/authorize?`));
       assert.equal(String(bindingCookieOf(link).attributes.samesite).toLowerCase(), 'lax');
-      assert.equal(callback.status, 302);
-      assert.equal(callback.headers.location, '/admin/profile?notice=github_linked');
+      assert.equal(callback.status, 200);
+      assert.equal(landing(callback), '/admin/profile?notice=github_linked');
       assert.equal(setCookies(callback).auth_token, undefined, 'a linking callback never hands out a session');
       const row = await ctx().models.OAuthAccount.findOne({ where: { userId: user.id, provider: 'github' } });
       assert.equal(row?.providerAccountId, String(person.id));
@@ -74,9 +74,9 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const { callback } = await linkAs(intruder, 'github');
 
-      assert.equal(callback.status, 302);
-      assert.equal(query(callback.headers.location, 'error'), 'This GitHub account is already linked to another user.');
-      assert.ok(callback.headers.location.startsWith('/admin/profile?notice='));
+      assert.equal(callback.status, 200);
+      assert.equal(query(landing(callback), 'error'), 'This GitHub account is already linked to another user.');
+      assert.ok(landing(callback).startsWith('/admin/profile?notice='));
       assert.deepEqual(credentialCookies(callback), []);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: intruder.id } }), 0);
     });
@@ -87,7 +87,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       await linkAs(user, 'github');
       stand.as('github', githubPerson());
       const { callback } = await linkAs(user, 'github');
-      assert.match(query(callback.headers.location, 'error') ?? '', /already linked to this account/);
+      assert.match(query(landing(callback), 'error') ?? '', /already linked to this account/);
     });
 
     it('when the linking callback arrives with another user signed in, then nothing is linked', async () => {
@@ -97,7 +97,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const { callback } = await linkAs(starter, 'github', `auth_token=${await tokenFor(other)}`);
 
-      assert.match(query(callback.headers.location, 'error') ?? '', /another user was signed in/);
+      assert.match(query(landing(callback), 'error') ?? '', /another user was signed in/);
       assert.deepEqual(credentialCookies(callback), []);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: [starter.id, other.id] } }), 0);
     });
@@ -121,9 +121,9 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const res = await request(ctx().app).get(`/auth/oauth/google/callback?error=access_denied&state=${state}`).set('Cookie', bindingCookie(link));
 
-      assert.equal(res.status, 302);
-      assert.ok(res.headers.location.startsWith('/admin/profile?notice='));
-      assert.match(query(res.headers.location, 'error') ?? '', /cancelled or failed/);
+      assert.equal(res.status, 200);
+      assert.ok(landing(res).startsWith('/admin/profile?notice='));
+      assert.match(query(landing(res), 'error') ?? '', /cancelled or failed/);
       assert.deepEqual(credentialCookies(res), []);
     });
 
@@ -137,8 +137,8 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(link));
 
-      assert.ok(res.headers.location.startsWith('/admin/profile?notice='));
-      assert.match(query(res.headers.location, 'error') ?? '', /Your sessions were ended after this GitHub link was started/);
+      assert.ok(landing(res).startsWith('/admin/profile?notice='));
+      assert.match(query(landing(res), 'error') ?? '', /Your sessions were ended after this GitHub link was started/);
       assert.deepEqual(credentialCookies(res), []);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
     });
@@ -152,7 +152,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(link));
 
-      assert.equal(query(res.headers.location, 'error'), 'Your account is not active');
+      assert.equal(query(landing(res), 'error'), 'Your account is not active');
       assert.deepEqual(credentialCookies(res), []);
     });
 

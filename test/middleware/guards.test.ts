@@ -9,7 +9,7 @@ import { ctx } from '../support/context';
 import { createUserWithToken } from '../support/users';
 import { createContainer, type Container } from '../../src/container';
 import { errorHandler } from '../../src/http/error-handler';
-import { PERMISSIONS, can, type Permission } from '../../src/auth/permissions';
+import { PERMISSIONS, can, type Permission } from '../../src/access/permissions';
 import { ROLES, type Role } from '../../src/models';
 
 /** SPEC "Permission matrix" restated independently of the source, with CONTRACT 4's permission names. */

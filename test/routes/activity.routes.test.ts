@@ -94,6 +94,6 @@ describe('activity log API', () => {
     assert.equal((await request(ctx().app).get('/api/activity-logs')).status, 401);
     const browser = await request(ctx().app).get('/api/activity-logs').set('Accept', 'text/html');
     assert.equal(browser.status, 302);
-    assert.match(browser.headers.location, /^\/auth\/login\?notice=forbidden$/);
+    assert.match(browser.headers.location, /^\/auth\/login\?notice=sign_in_required$/);
   });
 });

@@ -6,7 +6,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { createTestUser, createUserWithToken } from '../support/users';
 import { PASSWORD, makeUser, nextClientIp, proxiedApp } from '../support/auth';
 import { configureOtp, mailedOtpCode, wrongOtpCode } from '../support/otp';
-import { ACCOUNT_THROTTLE } from '../../src/auth/account-throttle';
+import { ACCOUNT_THROTTLE } from '../../src/credentials/account-throttle';
 
 const TOO_MANY = { error: 'Too many requests. Please try again later.' };
 

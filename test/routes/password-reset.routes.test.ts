@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-sink';
-import { createPasswordService } from '../../src/auth/password.service';
+import { createPasswordService } from '../../src/credentials/password.service';
 import { tokenFor } from '../support/users';
 import { hashResetToken } from '../../src/services/password-reset.service';
 

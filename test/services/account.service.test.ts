@@ -3,10 +3,10 @@ import type { Transaction } from 'sequelize';
 import { ctx } from '../support/context';
 import { PASSWORD, makeUser } from '../support/auth';
 import { createAccountService } from '../../src/services/account.service';
-import { createPasswordService } from '../../src/auth/password.service';
+import { createPasswordService } from '../../src/credentials/password.service';
 import { createActivityService } from '../../src/services/activity.service';
-import { createAccountThrottle } from '../../src/auth/account-throttle';
-import { createPasswordCheck } from '../../src/auth/password-check';
+import { createAccountThrottle } from '../../src/credentials/account-throttle';
+import { createPasswordCheck } from '../../src/credentials/password-check';
 
 function service() {
   const { sequelize, models, config, logger, store } = ctx();

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Express } from 'express';
 import type { Response } from 'supertest';
 import { buildApp as appWith, ctx, uniqueEmail } from './context';
-import { createPasswordService } from '../../src/auth/password.service';
+import { createPasswordService } from '../../src/credentials/password.service';
 import type { Role, User } from '../../src/models';
 
 export const PASSWORD = 'correct horse battery';

@@ -205,6 +205,17 @@ export function bindingCookieOf(res: Response): { name: string; value: string; a
   return { name: found[0], ...found[1] };
 }
 
+/**
+ * Where a callback sends the browser: its Location, or, for a linking callback (which answers with a page of
+ * ours that moves on by itself, so the navigation is same-site), that page's refresh target.
+ */
+export function landing(res: Response): string {
+  if (res.status === 302) return res.headers.location as string;
+  const match = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(res.text);
+  if (res.status !== 200 || !match) throw new Error(`no landing: ${res.status}`);
+  return match[1].replace(/&amp;/g, '&');
+}
+
 /** The names of the sign-in cookies an answer set (a callback also clears its flow's binding cookie, which is none of them). */
 export function credentialCookies(res: Response): string[] {
   return Object.keys(setCookies(res)).filter((name) => ['auth_token', 'csrf_token', 'auth_session'].includes(name));

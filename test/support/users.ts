@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { ctx, uniqueEmail, type TestContext } from './context';
 import { createSettingsService } from '../../src/services/settings.service';
 import { createActivityService } from '../../src/services/activity.service';
-import { createTokenService, type SignInSession, type TokenService } from '../../src/auth/token.service';
-import { createAuthUserRecords } from '../../src/auth/auth-user-records';
-import { createRevocations } from '../../src/auth/revocations';
+import { createTokenService, type SignInSession, type TokenService } from '../../src/sessions/token.service';
+import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
+import { createRevocations } from '../../src/sessions/revocations';
 import type { Role, User } from '../../src/models';
 
 /** Columns a test may set on its user; everything else gets a unique or default value. */

@@ -5,7 +5,7 @@ import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { CONTENT_ENDPOINTS } from '../../routes/content.schemas';
-import { contentPolicy, type ContentActor } from '../../auth/content-policy';
+import { contentPolicy, type ContentActor } from '../../access/content-policy';
 import { CONTENT_STATUSES, type ContentStatus } from '../../models';
 import type { ContentInput, ContentListQuery, ContentView } from '../../services/content.service';
 import type { PageField } from './profile-page-fields';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../../container';
-import { can } from '../../auth/permissions';
+import { can } from '../../access/permissions';
 import { CONTENT_STATUSES, ROLES } from '../../models';
 
 /** The dashboard: counts for what the user may manage (through the same services and policy as the API), and links. */

@@ -3,7 +3,7 @@ import type { Container } from '../../container';
 import { renderOtpEmail, type OtpEmailSettings } from '../../mail/otp-email';
 import { otpLoginPlugin } from '../../plugins/otp-login.plugin';
 import { settingsFromForm } from '../../plugins/plugin-form';
-import { ACCOUNT_THROTTLE, type AccountThrottleRule } from '../../auth/account-throttle';
+import { ACCOUNT_THROTTLE, type AccountThrottleRule } from '../../credentials/account-throttle';
 
 const SAMPLE_DIGITS = '12345678';
 const DEFAULT_CODE_LENGTH = 6;

@@ -35,10 +35,12 @@ export function createProfilePageController(container: Container) {
   const self = (req: Request) => (req.user as Express.User).id;
 
   async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
-    const [user, profile, linked] = await Promise.all([userAdmin.get(self(req)), profiles.get(self(req)), oauth.linkedAccountsView(self(req))]);
+    const [user, profile, linked, sessions] = await Promise.all([
+      userAdmin.get(self(req)), profiles.get(self(req)), oauth.linkedAccountsView(self(req)), userSessions.list(self(req), req.tokenClaims?.sid),
+    ]);
     const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
     renderForm(res, 'admin/profile', status, {
-      title: 'Your profile', user, nameFields: NAME_FIELDS, passwordFields: PASSWORD_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, linked, ...state, values,
+      title: 'Your profile', user, nameFields: NAME_FIELDS, passwordFields: PASSWORD_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, linked, sessions, ...state, values,
     });
   }
 
@@ -78,5 +80,16 @@ export function createProfilePageController(container: Container) {
     res.redirect(303, withNotice('/admin/profile', 'password_changed'));
   }, redrawPassword);
 
-  return { show, update, changePassword };
+  /** "Sign out" beside one of the user's other sessions (a step-up route: the router asks for a recent sign-in first). */
+  const revokeSession: RequestHandler = async (req, res) => {
+    const ended = await userSessions.revoke(self(req), String(req.params.sid), adminAudit(req));
+    res.redirect(303, withNotice('/admin/profile', ended ? 'session_revoked' : 'session_gone'));
+  };
+
+  const revokeOtherSessions: RequestHandler = async (req, res) => {
+    await userSessions.revokeAll(self(req), req.tokenClaims?.sid, adminAudit(req));
+    res.redirect(303, withNotice('/admin/profile', 'sessions_revoked'));
+  };
+
+  return { show, update, changePassword, revokeSession, revokeOtherSessions };
 }

@@ -46,7 +46,7 @@ function atField(err: unknown, field: (message: string) => string | null): never
 }
 
 /** Pages of /admin/users (`manage:users`): the same user-admin and profile services as /api/users. */
-export function createUsersPageController({ userAdmin, profiles }: Container) {
+export function createUsersPageController({ userAdmin, profiles, userSessions }: Container) {
   const customFields = visibleFields(profiles.definition.fields);
 
   const list: RequestHandler = async (req, res) => {
@@ -72,10 +72,10 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
     const id = req.params.id as string;
-    const [user, profile] = await Promise.all([userAdmin.get(id), profiles.get(id)]);
+    const [user, profile, sessions] = await Promise.all([userAdmin.get(id), profiles.get(id), userSessions.list(id, req.tokenClaims?.sid)]);
     const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
     renderForm(res, 'admin/users/edit', status, {
-      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, ...state, values,
+      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, sessions, ...state, values,
     });
   }
 
@@ -117,5 +117,18 @@ export function createUsersPageController({ userAdmin, profiles }: Container) {
     res.redirect(303, withNotice('/admin/users', 'user_deleted'));
   }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.errors.confirm ? 'The user was not deleted.' : failure.error, errors: failure.errors }));
 
-  return { list, newForm, create, editForm, update, remove };
+  /** The edit page's "Sign out" beside one session of the user, and "Sign out all sessions". */
+  const revokeSession: RequestHandler = async (req, res) => {
+    const user = await userAdmin.get(req.params.id as string);
+    const ended = await userSessions.revoke(user.id, String(req.params.sid), adminAudit(req));
+    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(user.id)}/edit`, ended ? 'session_revoked' : 'session_gone'));
+  };
+
+  const revokeAllSessions: RequestHandler = async (req, res) => {
+    const user = await userAdmin.get(req.params.id as string);
+    await userSessions.revokeAll(user.id, undefined, adminAudit(req));
+    res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(user.id)}/edit`, 'user_sessions_revoked'));
+  };
+
+  return { list, newForm, create, editForm, update, remove, revokeSession, revokeAllSessions };
 }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Container } from '../../container';
 import { createProfilePageController } from '../../controllers/admin/profile.controller';
+import { requireRecentSignIn } from '../../middleware/step-up';
 
 /** `/admin/profile`: every signed-in user's own page (a viewer's only admin page). */
 export function profilePageRoutes(container: Container): Router {
@@ -9,10 +10,14 @@ export function profilePageRoutes(container: Container): Router {
   const profile = createProfilePageController(container);
   const router = Router();
   const signedIn = page(null);
+  const recent = requireRecentSignIn({ returnTo: '/admin/profile' });
 
   router.get('/profile', ...signedIn, profile.show);
   router.post('/profile', ...signedIn, profile.update);
   // A current-password check is a password guess: it counts against the sign-in limit.
   router.post('/profile/password', ...signedIn, limits.login, profile.changePassword);
+  // Ending another session is a step-up action (CONTRACT 9): an old sign-in is sent to sign in again first.
+  router.post('/profile/sessions/revoke-others', ...signedIn, recent, profile.revokeOtherSessions);
+  router.post('/profile/sessions/:sid/revoke', ...signedIn, recent, profile.revokeSession);
   return router;
 }

@@ -16,5 +16,7 @@ export function usersPageRoutes(container: Container): Router {
   router.get('/users/:id/edit', ...manageUsers, users.editForm);
   router.post('/users/:id/edit', ...manageUsers, users.update);
   router.post('/users/:id/delete', ...manageUsers, users.remove);
+  router.post('/users/:id/sessions/revoke-all', ...manageUsers, users.revokeAllSessions);
+  router.post('/users/:id/sessions/:sid/revoke', ...manageUsers, users.revokeSession);
   return router;
 }

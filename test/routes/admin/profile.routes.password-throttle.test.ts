@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ctx } from '../../support/context';
 import { PASSWORD, makeUser, nextClientIp, proxiedApp } from '../../support/auth';
 import { formBody, sessionFor, type PageSession } from '../../support/admin-pages';
-import { ACCOUNT_THROTTLE } from '../../../src/auth/account-throttle';
+import { ACCOUNT_THROTTLE } from '../../../src/credentials/account-throttle';
 
 /** A password change from the profile page, each from its own client address: only the account throttle can refuse. */
 function changePassword(app: Express, session: PageSession, currentPassword: string) {

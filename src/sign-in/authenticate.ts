@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { AuthPassport } from './passport';
-import type { AuthUser } from './auth-user';
+import type { AuthUser } from '../sessions/auth-user';
 import { requestContext } from '../http/request-context';
+import { continueTo } from '../http/pages';
 import type { ActivityService } from '../services/activity.service';
 import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-result';
 import type { Metrics } from '../metrics/metrics';
@@ -26,7 +27,7 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
         }
         const failure = (info ?? { message: 'Authentication required' }) as SignInFailure;
         const refuse = () => {
-          if (failure.redirect) return res.redirect(302, failure.redirect);
+          if (failure.redirect) return failure.landing ? continueTo(res, failure.redirect) : res.redirect(302, failure.redirect);
           next(signInRefused(failure, status));
         };
         if (!failure.audit) return refuse();

@@ -1,7 +1,7 @@
 import type { CookieOptions, RequestHandler, Response } from 'express';
-import { AUTH_COOKIE } from './credentials';
+import { AUTH_COOKIE } from '../sessions/request-token';
 import { CSRF_COOKIE, type Csrf } from '../middleware/csrf';
-import type { IssuedToken } from './token.service';
+import type { IssuedToken } from '../sessions/token.service';
 
 /** Marks a response that carries or sets a credential as never to be stored by any cache (CONTRACT 2). */
 export function noStore(res: Response): void {

@@ -1,7 +1,6 @@
 import { Strategy as LocalStrategy, type IVerifyOptions } from 'passport-local';
 import type { PasswordLogin } from './password-login';
-import type { SignInFailure, SignInInfo } from './sign-in-result';
-import { throttledSignIn } from './account-throttle';
+import { type SignInFailure, type SignInInfo, throttledSignIn } from './sign-in-result';
 import { AUTH_MESSAGES } from '../services/auth.service';
 
 /**

@@ -2,8 +2,7 @@ import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
 import type { OtpFailureReason, OtpService } from '../services/otp.service';
 import { OTP_MESSAGES } from '../services/otp.service';
-import type { SignInFailure, SignInInfo } from './sign-in-result';
-import { throttledSignIn } from './account-throttle';
+import { type SignInFailure, type SignInInfo, throttledSignIn } from './sign-in-result';
 
 /** The validated body of POST /auth/otp/verify. */
 interface OtpVerifyBody {

@@ -3,8 +3,8 @@ import request from 'supertest';
 import { ctx, sqlSentDuring } from '../support/context';
 import { createTestUser } from '../support/users';
 import { PASSWORD, makeUser } from '../support/auth';
-import { createAuthUserRecords } from '../../src/auth/auth-user-records';
-import { toAuthUser } from '../../src/auth/auth-user';
+import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
+import { toAuthUser } from '../../src/sessions/auth-user';
 
 // The hand-written read of the sign-in and token paths must give what the models give, on either dialect.
 describe('auth user records (the sign-in and token-check read)', () => {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { TokenService } from './token.service';
-import { extractToken } from './credentials';
+import { extractToken } from './request-token';
 
 /**
  * One credential of the guards: sets req.user (with the token's claims) when the request carries this

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { createPasswordService } from '../../src/auth/password.service';
+import { createPasswordService } from '../../src/credentials/password.service';
 
 describe('password service', () => {
   const passwords = createPasswordService({ iterations: 10_000 });

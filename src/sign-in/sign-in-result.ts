@@ -28,6 +28,8 @@ export interface SignInFailure {
   audit?: ActivityEntry;
   /** A flow a browser arrives at by redirect (an OAuth callback) answers with a redirect here instead of an error. */
   redirect?: string;
+  /** Continue to `redirect` from a page of ours rather than by a 302 (see continueTo: the browser comes from another site). */
+  landing?: boolean;
 }
 
 /** The public answer to a refused sign-in: its message, extra body fields and headers, 401 unless told. */
@@ -36,6 +38,26 @@ export function signInRefused(failure: SignInFailure, status?: number): AppError
     ...(failure.body ? { body: failure.body } : {}),
     ...(failure.headers ? { headers: failure.headers } : {}),
   });
+}
+
+/**
+ * The answer to a sign-in refused by the throttle (password or code): the same 429 as the per-IP limit,
+ * for unknown and known emails alike, and an activity row that counts the block's refusals in one row.
+ */
+export function throttledSignIn(attempt: { method: string; email: string; userId: string | null; retryAfterSeconds: number; until: number }): SignInFailure {
+  const limited = AppError.tooManyRequests(attempt.retryAfterSeconds);
+  return {
+    message: limited.message,
+    status: limited.status,
+    headers: limited.options.headers,
+    audit: {
+      action: 'auth.login_failed',
+      userId: attempt.userId,
+      email: attempt.email,
+      details: { method: attempt.method, reason: 'throttled' },
+      repeat: { key: `auth.login_failed:throttled:${attempt.method}:${attempt.email}`, until: attempt.until },
+    },
+  };
 }
 
 declare global {

@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KeyValueStore } from '../store';
-import { AppError } from '../http/app-error';
-import type { SignInFailure } from './sign-in-result';
 
 /** Guesses (passwords, one-time codes) per email that may fail within one window, whoever sends them. */
 export interface AccountThrottleRule {
@@ -73,23 +71,3 @@ export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logg
 }
 
 export type AccountThrottle = ReturnType<typeof createAccountThrottle>;
-
-/**
- * The answer to a sign-in refused by the throttle (password or code): the same 429 as the per-IP limit,
- * for unknown and known emails alike, and an activity row that counts the block's refusals in one row.
- */
-export function throttledSignIn(attempt: { method: string; email: string; userId: string | null; retryAfterSeconds: number; until: number }): SignInFailure {
-  const limited = AppError.tooManyRequests(attempt.retryAfterSeconds);
-  return {
-    message: limited.message,
-    status: limited.status,
-    headers: limited.options.headers,
-    audit: {
-      action: 'auth.login_failed',
-      userId: attempt.userId,
-      email: attempt.email,
-      details: { method: attempt.method, reason: 'throttled' },
-      repeat: { key: `auth.login_failed:throttled:${attempt.method}:${attempt.email}`, until: attempt.until },
-    },
-  };
-}

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Request } from 'express';
-import { MagicLinkStrategy } from '../../src/auth/magic-link.strategy';
+import { MagicLinkStrategy } from '../../src/sign-in/magic-link.strategy';
 import type { MagicLinkResult } from '../../src/services/magic-link.service';
-import type { AuthUser } from '../../src/auth/auth-user';
+import type { AuthUser } from '../../src/sessions/auth-user';
 
 type Outcome = { kind: 'success'; user: unknown; info: unknown } | { kind: 'fail'; challenge: unknown; status?: number } | { kind: 'error'; err: unknown };
 

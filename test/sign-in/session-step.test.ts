@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import express from 'express';
 import request from 'supertest';
 import { ConnectionError } from 'sequelize';
-import { createSessionStep } from '../../src/auth/session-step';
+import { createSessionStep } from '../../src/sign-in/session-step';
 import { errorHandler } from '../../src/http/error-handler';
-import type { AuthUser } from '../../src/auth/auth-user';
-import type { SignInFailure, SignInInfo } from '../../src/auth/sign-in-result';
+import type { AuthUser } from '../../src/sessions/auth-user';
+import type { SignInFailure, SignInInfo } from '../../src/sign-in/sign-in-result';
 import type { ActivityService } from '../../src/services/activity.service';
-import type { AuthCookies } from '../../src/auth/cookies';
-import type { TokenService } from '../../src/auth/token.service';
+import type { AuthCookies } from '../../src/sign-in/cookies';
+import type { TokenService } from '../../src/sessions/token.service';
 
 const USER = { id: 'u1', email: 'one@example.test', username: 'one', firstName: null, lastName: null, role: 'viewer', tokenEpoch: 0 } as unknown as AuthUser;
 

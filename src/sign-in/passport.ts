@@ -6,7 +6,7 @@ import type { OtpService } from '../services/otp.service';
 import { MagicLinkStrategy } from './magic-link.strategy';
 import type { MagicLinkService } from '../services/magic-link.service';
 import { OAuthCallbackStrategy } from './oauth.strategy';
-import type { OAuthProviders } from './oauth-providers';
+import type { OAuthProviders } from '../oauth/oauth-providers';
 import type { OAuthService } from '../services/oauth.service';
 
 /** Strategy names, so routes never spell them twice. */

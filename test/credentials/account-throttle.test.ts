@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import pino from 'pino';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { makeUser, PASSWORD } from '../support/auth';
-import { createAccountThrottle, ACCOUNT_THROTTLE } from '../../src/auth/account-throttle';
+import { createAccountThrottle, ACCOUNT_THROTTLE } from '../../src/credentials/account-throttle';
 import { hashResetToken } from '../../src/services/password-reset.service';
 
 const TOO_MANY = { error: 'Too many requests. Please try again later.' };

@@ -3,10 +3,11 @@ import { Strategy } from 'passport-strategy';
 import { AuthorizationError, TokenError, type VerifyCallback } from 'passport-oauth2';
 import { AppError } from '../http/app-error';
 import { requestContext } from '../http/request-context';
+import { continueTo } from '../http/pages';
 import { providerNotice, withNotice, type NoticeCode, type ProviderNoticeKey } from '../http/notices';
-import { toAuthUser } from './auth-user';
-import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from './oauth-providers';
-import type { OAuthStateStore, StateFailureReason } from './oauth-state';
+import { toAuthUser } from '../sessions/auth-user';
+import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from '../oauth/oauth-providers';
+import type { OAuthStateStore, StateFailureReason } from '../oauth/oauth-state';
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import { OAUTH_OUTCOME_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/oauth.service';
 import type { SignInFailure } from './sign-in-result';
@@ -97,7 +98,7 @@ export class OAuthCallbackStrategy extends Strategy {
           if (!outcome.ok) return refuse(outcome.reason, OAUTH_OUTCOME_MESSAGES[outcome.reason](label), true);
           // No session: the browser that started the link is signed in already, and a callback must never
           // hand a session to whoever completes it (finding 2 of the review). Only the notice.
-          this.redirect(withNotice(LINK_LANDING, providerNotice(provider, 'linked')), 302);
+          continueTo(res, withNotice(LINK_LANDING, providerNotice(provider, 'linked')));
         }, (err: unknown) => this.error(err as Error));
         return;
       }
@@ -139,6 +140,8 @@ export class OAuthCallbackStrategy extends Strategy {
     const failure: SignInFailure = {
       message,
       redirect: withNotice(linking ? LINK_LANDING : SIGN_IN_PAGE, CALLBACK_NOTICES[reason](provider)),
+      // The profile page needs the Strict auth cookie, which a redirect chain from the provider does not carry.
+      landing: linking,
       // A refused link is not a failed sign-in: only sign-in callbacks leave an auth.login_failed row.
       ...(linking ? {} : { audit: { action: 'auth.login_failed' as const, userId: user?.id ?? null, email: user?.email ?? null, details: { method: provider, reason } } }),
     };

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { Models } from '../models';
-import type { AuthUser } from './auth-user';
-import type { AuthUserRecord, AuthUserRecords } from './auth-user-records';
-import type { PasswordService } from './password.service';
+import type { AuthUser } from '../sessions/auth-user';
+import type { AuthUserRecord, AuthUserRecords } from '../sessions/auth-user-records';
+import type { PasswordService } from '../credentials/password.service';
 import { normalizeEmail } from '../services/user.service';
-import type { PasswordCheckFailure, PasswordChecker } from './password-check';
+import type { PasswordCheckFailure, PasswordChecker } from '../credentials/password-check';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { SessionData } from 'express-session';
 import { MemoryStore } from '../../src/store/memory-store';
-import { KeyValueSessionStore } from '../../src/auth/server-session';
+import { KeyValueSessionStore } from '../../src/sessions/server-session';
 
 const call = <T>(fn: (done: (err?: unknown, value?: T) => void) => void) =>
   new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));

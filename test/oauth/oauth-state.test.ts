@@ -5,7 +5,7 @@ import { ctx, uniqueEmail } from '../support/context';
 import { setCookies } from '../support/auth';
 import { OAuthProviderStandIn, authorizeAt, bindingCookie, bindingCookieOf, enableBoth, pathOf } from '../support/oauth-provider';
 import { createApp } from '../../src/app';
-import { bindingCookieName } from '../../src/auth/oauth-state';
+import { bindingCookieName } from '../../src/oauth/oauth-state';
 
 describe('OAuth state store', () => {
   let stand: OAuthProviderStandIn;

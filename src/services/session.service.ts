@@ -5,12 +5,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Models, Session } from '../models';
 import type { AdminAudit, RequestContext } from '../http/request-context';
-import type { AccessClaims } from '../auth/auth-user';
-import type { Revocations } from '../auth/revocations';
-import type { SignInSession } from '../auth/token.service';
-import type { SettingsService } from '../services/settings.service';
-import type { ActivityService } from '../services/activity.service';
-import type { SecurityNotices } from '../services/security-notices';
+import type { AccessClaims } from '../sessions/auth-user';
+import type { Revocations } from '../sessions/revocations';
+import type { SignInSession } from '../sessions/token.service';
+import type { SettingsService } from './settings.service';
+import type { ActivityService } from './activity.service';
+import type { SecurityNotices } from './security-notices';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
 export interface SessionView {

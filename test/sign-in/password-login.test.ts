@@ -3,11 +3,11 @@ import { createHook } from 'node:async_hooks';
 import pino from 'pino';
 import { ctx, uniqueEmail } from '../support/context';
 import { makeUser, PASSWORD } from '../support/auth';
-import { createPasswordLogin } from '../../src/auth/password-login';
-import { createPasswordService } from '../../src/auth/password.service';
-import { createAuthUserRecords } from '../../src/auth/auth-user-records';
-import { createAccountThrottle } from '../../src/auth/account-throttle';
-import { createPasswordCheck } from '../../src/auth/password-check';
+import { createPasswordLogin } from '../../src/sign-in/password-login';
+import { createPasswordService } from '../../src/credentials/password.service';
+import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
+import { createAccountThrottle } from '../../src/credentials/account-throttle';
+import { createPasswordCheck } from '../../src/credentials/password-check';
 
 /**
  * The PBKDF2 runs `fn` starts, counted where node:crypto hands them to the thread pool (each run is one

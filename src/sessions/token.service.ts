@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Models, Role, User } from '../models';
 import type { KeyValueStore } from '../store';
-import type { SettingsService } from '../services/settings.service';
 import type { AccessClaims, AuthUser } from './auth-user';
 import type { AuthUserRecords } from './auth-user-records';
 import type { Revocations } from './revocations';
@@ -35,6 +34,11 @@ export interface IssuedToken {
   token: string;
   expiresIn: number;
   claims: AccessClaims;
+}
+
+/** What tokens need of the security settings (the settings service answers it; this layer sits below services). */
+export interface TokenSettings {
+  getSecuritySettings(): Promise<{ jwtExpiresIn: { seconds: number }; jwtRefreshGraceSeconds: { seconds: number } }>;
 }
 
 /** The sign-in a token belongs to: a new one at sign-in, the presented token's at refresh. */
@@ -102,7 +106,7 @@ export function createTokenService(deps: {
   models: Models;
   authUsers: AuthUserRecords;
   store: KeyValueStore;
-  settings: SettingsService;
+  settings: TokenSettings;
   /** Revoked token and session ids: durable in the database, mirrored in the store for the hot path. */
   revocations: Revocations;
   logger: Logger;

@@ -4,7 +4,7 @@ import { buildApp, ctx, uniqueEmail } from '../support/context';
 import { setCookies } from '../support/auth';
 import { createUserWithToken } from '../support/users';
 import { OAuthProviderStandIn, authorizeAt, bindingCookie, enableBoth, pathOf, signInWith, CLIENTS } from '../support/oauth-provider';
-import { createOAuthProviders, type ProviderProfile } from '../../src/auth/oauth-providers';
+import { createOAuthProviders, type ProviderProfile } from '../../src/oauth/oauth-providers';
 
 let nextId = 70_000;
 const person = () => {

@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
-import type { AuthUser } from './auth-user';
+import type { AuthUser } from '../sessions/auth-user';
 import { signInRefused, type SignInInfo } from './sign-in-result';
 import type { AuthCookies } from './cookies';
-import type { IssuedToken, TokenService } from './token.service';
-import type { SessionService } from '../sessions/session.service';
+import type { IssuedToken, TokenService } from '../sessions/token.service';
+import type { SessionService } from '../services/session.service';
 import type { ProfileService } from '../profiles/profile.service';
 import type { ActivityAction, ActivityService } from '../services/activity.service';
 import { requestContext } from '../http/request-context';
