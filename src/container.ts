@@ -79,7 +79,7 @@ export function createContainer(deps: AppDependencies) {
   const tokens = createTokenService({ config, models, authUsers, store, settings, revocations, logger });
   const notices = createSecurityNotices({ config, mailer, logger });
   // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
-  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, logger });
+  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });

@@ -22,7 +22,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRED_GRACE_MS = DAY_MS;
 
 /**
- * What retention deletes. Revoked token ids (`revoked_tokens`) are not here: src/auth/revocations.ts prunes
+ * What retention deletes. Revoked token ids (`revoked_tokens`) are not here: src/sessions/revocations.ts prunes
  * them itself (they must stay exactly as long as the token they revoke could be refreshed). A new table of
  * short-lived rows (server sessions, say) is one more line.
  */
@@ -42,6 +42,12 @@ export function retentionRules(models: Models, settings: { activityRetentionDays
       name: 'password_reset_tokens',
       model: models.PasswordResetToken,
       expired: (now) => ({ [Op.or]: [{ expiresAt: { [Op.lt]: graceCutoff(now) } }, { usedAt: { [Op.ne]: null } }] }),
+    },
+    // A session a day past its end or its sign-out: its tokens died with it (revocation marks outlive it on their own).
+    {
+      name: 'sessions',
+      model: models.Session,
+      expired: (now) => ({ [Op.or]: [{ expiresAt: { [Op.lt]: graceCutoff(now) } }, { revokedAt: { [Op.lt]: graceCutoff(now) } }] }),
     },
   ];
 }

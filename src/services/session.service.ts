@@ -11,6 +11,7 @@ import type { SignInSession } from '../sessions/token.service';
 import type { SettingsService } from './settings.service';
 import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
+import type { Metrics } from '../metrics/metrics';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
 export interface SessionView {
@@ -59,9 +60,10 @@ export function createSessionService(deps: {
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   activity: ActivityService;
   notices: Pick<SecurityNotices, 'send'>;
+  metrics?: Pick<Metrics, 'sessions'>;
   logger: Logger;
 }) {
-  const { config, models, revocations, settings, activity, notices } = deps;
+  const { config, models, revocations, settings, activity, notices, metrics } = deps;
   const log = deps.logger.child({ component: 'sessions' });
   const touched = new Map<string, number>();
 
@@ -115,6 +117,7 @@ export function createSessionService(deps: {
   async function end(session: Session): Promise<void> {
     await revocations.revoke(session.id, await revocationEnd());
     await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null } });
+    metrics?.sessions.revoked.inc();
   }
 
   /**

@@ -70,6 +70,21 @@ describe('retention (src/services/retention.ts)', () => {
     assert.deepEqual(ids(await models.PasswordResetToken.findAll({ where: { userId: user.id } })), [liveReset.id]);
   });
 
+  it('when sessions are a day past their end or their sign-out, then they go; live and just-ended ones stay', async () => {
+    const user = await makeUser();
+    const session = (overrides: { expiresAt?: Date; revokedAt?: Date | null }) => ({
+      id: crypto.randomUUID(), userId: user.id, method: 'password', ip: null, userAgent: null, browser: null, os: null,
+      createdAt: daysAgo(100), lastUsedAt: daysAgo(3), expiresAt: overrides.expiresAt ?? new Date(Date.now() + 86_400_000), revokedAt: overrides.revokedAt ?? null,
+    });
+    const [expired, signedOut, live, justEnded] = [session({ expiresAt: daysAgo(2) }), session({ revokedAt: daysAgo(2) }), session({}), session({ revokedAt: new Date() })];
+    await ctx().models.Session.bulkCreate([expired, signedOut, live, justEnded]);
+
+    await retention().runOnce();
+
+    const left = (await ctx().models.Session.findAll({ where: { userId: user.id } })).map((row) => row.id).sort();
+    assert.deepEqual(left, [live.id, justEnded.id].sort());
+  });
+
   it('when there are more rows than one batch, then they go in several small DELETEs', async () => {
     const email = uniqueEmail('retention-batches');
     await activityRows(email, daysAgo(200), 12);

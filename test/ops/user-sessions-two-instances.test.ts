@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { Express } from 'express';
+import { ctx } from '../support/context';
+import { makeUser, payloadOf, PASSWORD } from '../support/auth';
+import { killRedis, redisServerAvailable, startRedis, type PrivateRedis } from '../support/redis-server';
+import { RedisStore } from '../../src/store/redis-store';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+
+/**
+ * CONTRACT 8 across instances: a session ended or caught reused on one instance is dead on the other at once,
+ * whatever the other's verification cache holds, and stays dead when Redis restarts empty.
+ */
+describe('sessions across two service instances (each with its own Redis connection)', function () {
+  this.timeout(60_000);
+  let redis: PrivateRedis | undefined;
+  const stores: RedisStore[] = [];
+  let first: Express;
+  let second: Express;
+
+  before(async function () {
+    if (!redisServerAvailable()) this.skip();
+    redis = await startRedis();
+    const { env, logger, sequelize, models } = ctx();
+    // No reuse window: a superseded token is dead at once, so reuse is tested without waiting.
+    const config = loadConfig({ ...env, REDIS_URL: redis.url, REFRESH_REUSE_WINDOW_SECONDS: '0' });
+    const instances = [];
+    for (let i = 0; i < 2; i++) {
+      const store = new RedisStore(redis.url, { keyPrefix: 'shared:' });
+      await store.connect();
+      stores.push(store);
+      instances.push(createApp({ config, logger, sequelize, models, store }));
+    }
+    [first, second] = instances;
+  });
+
+  after(async () => {
+    for (const store of stores) await store.close();
+    if (redis) await killRedis(redis);
+  });
+
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const me = (on: Express, token: string) => request(on).get('/auth/me').set(bearer(token));
+
+  async function signIn(on: Express, email: string): Promise<string> {
+    const res = await request(on).post('/auth/login').send({ email, password: PASSWORD });
+    assert.equal(res.status, 200);
+    return res.body.token as string;
+  }
+
+  it('when a session is ended on one instance, then the other refuses its token at once, though it had cached it', async () => {
+    const user = await makeUser();
+    const laptop = await signIn(first, user.email);
+    const phone = await signIn(second, user.email);
+    assert.equal((await me(second, laptop)).status, 200, 'verified and cached on the second instance');
+
+    assert.equal((await request(first).delete(`/auth/sessions/${payloadOf(laptop).sid}`).set(bearer(phone))).status, 204);
+
+    assert.equal((await me(second, laptop)).status, 401);
+    assert.equal((await me(first, laptop)).status, 401);
+    assert.equal((await me(second, phone)).status, 200);
+  });
+
+  it('when a superseded token is reused on the other instance, then the session ends on both', async () => {
+    const user = await makeUser();
+    const stolen = await signIn(first, user.email);
+    const owners = (await request(first).post('/auth/refresh').set(bearer(stolen))).body.token as string;
+    assert.equal((await me(second, owners)).status, 200);
+
+    assert.equal((await request(second).post('/auth/refresh').set(bearer(stolen))).status, 401);
+
+    assert.equal((await me(first, owners)).status, 401);
+    assert.equal((await me(second, owners)).status, 401);
+  });
+
+  it('when Redis restarts empty after a session was ended, then neither instance lets its token back in', async () => {
+    const user = await makeUser();
+    const ended = await signIn(first, user.email);
+    const current = await signIn(first, user.email);
+    assert.equal((await me(second, ended)).status, 200);
+    await request(first).delete(`/auth/sessions/${payloadOf(ended).sid}`).set(bearer(current));
+
+    await stores[0].client.flushall();
+
+    assert.equal((await me(second, ended)).status, 401);
+    assert.equal((await me(first, ended)).status, 401);
+    assert.equal((await me(second, current)).status, 200);
+  });
+});
