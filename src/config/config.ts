@@ -98,6 +98,7 @@ const envSchema = z.object({
   // Activity rows older than this many days are deleted by the retention job; 0 keeps them forever.
   ACTIVITY_RETENTION_DAYS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of days (0 keeps forever)' }).int().min(0).max(36_500).default(90)),
   DATA_DIR: optionalString,
+  APP_NAME: optionalString.pipe(z.string().max(64).optional()),
 });
 
 export interface Config {
@@ -134,6 +135,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Days an activity row is kept (0: forever). */
   activityRetentionDays: number;
+  /** APP_NAME: how the service names itself to authenticators and authenticator apps (passkeys, TOTP). */
+  appName: string;
   /** Warnings found while loading, logged once the logger exists. */
   warnings: string[];
 }
@@ -181,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     metricsToken: e.METRICS_TOKEN,
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
+    appName: e.APP_NAME ?? 'Auth service',
     warnings,
   };
 }
