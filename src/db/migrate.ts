@@ -3,6 +3,7 @@ import path from 'node:path';
 import { QueryTypes, Sequelize } from 'sequelize';
 import type { Umzug } from 'umzug';
 import type { Logger } from 'pino';
+import { underMigrationLock } from './migration-lock';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
 
@@ -45,7 +46,8 @@ export function createMigrator(sequelize: Sequelize, logger?: Logger): Umzug<Ret
 async function isCurrent(sequelize: Sequelize): Promise<boolean> {
   const files = fs.readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.js'));
   try {
-    const rows = await sequelize.query<{ name: string }>('SELECT name FROM SequelizeMeta', { type: QueryTypes.SELECT });
+    // From the primary: a replica that lags would make a current ledger look behind (or the reverse).
+    const rows = await sequelize.query<{ name: string }>('SELECT name FROM SequelizeMeta', { type: QueryTypes.SELECT, useMaster: true });
     const applied = new Set(rows.map((row) => row.name));
     return files.every((name) => applied.has(name));
   } catch {
@@ -53,8 +55,15 @@ async function isCurrent(sequelize: Sequelize): Promise<boolean> {
   }
 }
 
-/** Applies every pending migration; a restart with nothing pending only reads the ledger. */
+/**
+ * Applies every pending migration; a restart with nothing pending only reads the ledger. Instances that
+ * start together (a rollout of several replicas) take turns under the migration lock: the first applies
+ * what is pending, the others find the ledger current once they hold the lock, and all come up.
+ */
 export async function migrate(sequelize: Sequelize, logger?: Logger): Promise<void> {
   if (await isCurrent(sequelize)) return;
-  await createMigrator(sequelize, logger).up();
+  await underMigrationLock(sequelize, logger, async () => {
+    if (await isCurrent(sequelize)) return;
+    await createMigrator(sequelize, logger).up();
+  });
 }
