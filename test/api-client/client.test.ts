@@ -103,6 +103,20 @@ describe('a client generated from the OpenAPI document', () => {
     const refreshed = await client.POST('/auth/refresh', asUser);
     assert.equal(refreshed.response.status, 200);
     const refreshedAuth = { headers: { Authorization: `Bearer ${refreshed.data!.token}` } };
+    // Sessions: a second sign-in is listed beside this one and ended by id; the admin sees and ends the user's sessions.
+    const sessions = await client.GET('/auth/sessions', refreshedAuth);
+    assert.equal(sessions.data?.sessions.filter((session) => session.current).length, 1);
+    const second = await client.POST('/auth/login', { body: { email, password: PASSWORD } });
+    const secondAuth = { headers: { Authorization: `Bearer ${second.data!.token}` } };
+    const secondId = (await client.GET('/auth/sessions', secondAuth)).data!.sessions.find((session) => session.current)!.id;
+    assert.equal((await client.DELETE('/auth/sessions/{id}', { params: { path: { id: secondId } }, ...refreshedAuth })).response.status, 204);
+    assert.equal((await client.GET('/auth/me', secondAuth)).response.status, 401, 'an ended session signs nothing in');
+    const third = await client.POST('/auth/login', { body: { email, password: PASSWORD } });
+    // The registration's own session and the third sign-in end; this one stays.
+    assert.equal((await client.POST('/auth/sessions/revoke-others', refreshedAuth)).data?.revoked, 2);
+    const theirs = { params: { path: { id: me.data!.user.id } }, ...asAdmin };
+    assert.equal((await client.GET('/api/users/{id}/sessions', theirs)).data?.sessions.length, 1);
+    assert.equal((await client.GET('/auth/me', { headers: { Authorization: `Bearer ${third.data!.token}` } })).response.status, 401);
     const profile = await client.GET('/api/user-profiles/{userId}', { params: { path: { userId: me.data!.user.id } }, ...refreshedAuth });
     assert.equal(profile.data?.userId, me.data!.user.id);
     assert.equal((await client.GET('/api/users', refreshedAuth)).response.status, 403, 'a viewer manages no users');
