@@ -14,7 +14,7 @@ import { createTokenCheck } from './sessions/token-check';
 import { createSessionCheck } from './sessions/session-check';
 import { createGuards } from './middleware/guards';
 import { createAdminPages } from './middleware/admin-pages';
-import { PASSWORD_RESET_EMAIL_LIMIT, createEmailQuota, createRateLimits } from './middleware/rate-limit';
+import { createEmailQuota, createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/mailer';
 import { createPasswordResetService } from './services/password-reset.service';
 import { createOtpService } from './services/otp.service';
@@ -97,11 +97,14 @@ export function createContainer(deps: AppDependencies) {
     hashPassword: passwords.hash,
     revokeAllForUser: tokens.revokeAllForUser,
     clearSignInFailures: accountThrottle.clear,
-    mailsPerEmail: createEmailQuota({ store, logger, name: 'password-reset-email', rule: PASSWORD_RESET_EMAIL_LIMIT }),
+    mailsPerEmail: createEmailQuota({ store, logger, name: 'password-reset-email' }),
   });
 
   const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger });
-  const magicLinks = createMagicLinkService({ config, sequelize, models, authUsers, mailer, settings, users, logger });
+  const magicLinks = createMagicLinkService({
+    config, sequelize, models, authUsers, mailer, settings, users, logger,
+    mailsPerEmail: createEmailQuota({ store, logger, name: 'magic-link-email' }),
+  });
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices });

@@ -12,11 +12,12 @@ import {
 } from 'express-rate-limit';
 import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
-import { normalizeEmail } from '../services/user.service';
+import { normalizeEmail } from '../http/input-rules';
+import { MAILS_PER_EMAIL, type EmailQuota } from '../services/email-quota';
 import type { Metrics } from '../metrics/metrics';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'magicLinkEmail' | 'otpRequest' | 'oauth';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'otpRequest' | 'oauth';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -31,22 +32,14 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   seedAdmin: { limit: 2, windowSeconds: 60 },
   passwordReset: { limit: 3, windowSeconds: 15 * 60 },
   refresh: { limit: 60, windowSeconds: 60 },
-  // Magic-link requests: per client IP, and per email address (counted after validation, so the address
-  // is the normalised one) so one mailbox cannot be flooded from many addresses.
+  // Magic-link requests per client IP; mails per address are a silent quota (src/services/email-quota.ts).
   magicLink: { limit: 5, windowSeconds: 60 },
-  magicLinkEmail: { limit: 3, windowSeconds: 15 * 60 },
   // OTP code requests per client IP: the per-email hourly limit (a plugin setting) stops one mailbox
   // being flooded; this stops one client mailing codes to many addresses.
   otpRequest: { limit: 10, windowSeconds: 60 },
   // Starting an OAuth flow and its callback share one budget: a sign-in takes two requests.
   oauth: { limit: 30, windowSeconds: 60 },
 };
-
-/**
- * Password-reset mails per address: the magic links' per-email rule, but refused silently (see
- * createEmailQuota), so flooding one mailbox from many addresses gets at most this many mails.
- */
-export const PASSWORD_RESET_EMAIL_LIMIT: Readonly<LimitRule> = RATE_LIMITS.magicLinkEmail;
 
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
 const KEY_SEGMENT: Record<LimitName, string> = {
@@ -56,7 +49,6 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   passwordReset: 'password-reset',
   refresh: 'refresh',
   magicLink: 'magic-link',
-  magicLinkEmail: 'magic-link-email',
   otpRequest: 'otp-request',
   oauth: 'oauth',
 };
@@ -154,28 +146,13 @@ function clientKey(req: { ip?: string }): string {
 }
 
 /**
- * The body's email, normalised and hashed: the store never holds the address itself. Normalised here too
- * (not only by the route's validation), so one mailbox is one counter however its address is cased.
- */
-function emailKey(req: Request): string {
-  const email = (req.body as { email?: unknown } | undefined)?.email;
-  return crypto.createHash('sha256').update(typeof email === 'string' ? normalizeEmail(email) : '').digest('hex');
-}
-
-/** A silent per-address quota: whether this request may still send its mail. */
-export interface EmailQuota {
-  /** Counts one request for the (raw) email: whether it is within the rule, and when the window ends (epoch ms). */
-  take(email: string): Promise<{ allowed: boolean; until: number }>;
-}
-
-/**
  * A per-email counter that refuses without saying so: the caller answers exactly as when allowed, only
  * sends nothing (no 429, no X-RateLimit headers: either would tell a stranger that someone asked for this
  * address lately). Counted for every address, known or not, in the shared store under
  * `rl:<name>:<sha256(normalised email)>`; while the store fails, this process counts alone (as every limiter here).
  */
-export function createEmailQuota(deps: { store: KeyValueStore; logger: Logger; name: string; rule: Readonly<LimitRule> }): EmailQuota {
-  const { rule } = deps;
+export function createEmailQuota(deps: { store: KeyValueStore; logger: Logger; name: string; rule?: Readonly<LimitRule> }): EmailQuota {
+  const rule = deps.rule ?? MAILS_PER_EMAIL;
   const counter = new SharedRateLimitStore(deps.store, deps.name, deps.logger.child({ component: 'rate-limit' }));
   counter.init({ windowMs: Math.max(1, Math.round(rule.windowSeconds * 1000)) } as Options);
   return {
@@ -228,8 +205,8 @@ export function createRateLimits({ store, logger, overrides = {}, metrics }: Rat
     passwordReset: build('passwordReset'),
     refresh: build('refresh'),
     magicLink: build('magicLink'),
-    magicLinkEmail: build('magicLinkEmail', emailKey),
     otpRequest: build('otpRequest'),
     oauth: build('oauth'),
+    passkey: build('passkey'),
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Models } from '../models';
 import type { Mailer } from './mailer';
+import type { EmailQuota } from './email-quota';
 import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
 import { normalizeEmail } from './user.service';
@@ -13,6 +14,7 @@ import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecords } from '../sessions/auth-user-records';
 import { renderMagicLinkEmail } from '../mail/magic-link-email';
 import { transactionWithRetry } from '../db/transaction-retry';
+import type { EmailVerificationService } from './email-verification.service';
 
 /** SPEC 8: a magic link is valid for 15 minutes. */
 export const MAGIC_LINK_TTL_SECONDS = 15 * 60;
@@ -48,7 +50,11 @@ export function createMagicLinkService(deps: {
   mailer: Mailer;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'signUp'>;
+  /** Links per address (3 per 15 minutes, as reset mails): past it the request is answered the same, and no mail goes out. */
+  mailsPerEmail: EmailQuota;
   logger: Logger;
+  /** A used link proves the address: verified, and a squatter's password cleared (CONTRACT 12). */
+  verification: Pick<EmailVerificationService, 'proven'>;
 }) {
   const { config, sequelize, models, authUsers, mailer, settings, users } = deps;
   const log = deps.logger.child({ component: 'magic-link' });
@@ -100,12 +106,14 @@ export function createMagicLinkService(deps: {
   async function requestLink(rawEmail: string, callbackURL: string | null): Promise<void> {
     if (!(await isAvailable())) throw AppError.serviceUnavailable(MAGIC_LINK_MESSAGES.notConfigured);
     const email = normalizeEmail(rawEmail);
+    // Counted for every address, known or not, before anything else: the answer and its time say nothing.
+    const quota = await deps.mailsPerEmail.take(email);
     const [user, security] = await Promise.all([
       models.User.findOne({ attributes: ['id', 'active', 'tokenEpoch'], where: { email } }),
       settings.getSecuritySettings(),
     ]);
     const eligible = user ? user.active : security.allowRegistration.value;
-    if (!eligible) return;
+    if (!eligible || !quota.allowed) return;
     background.start(() => issueAndSend(email, user?.tokenEpoch ?? 0, callbackURL));
   }
 
@@ -146,6 +154,8 @@ export function createMagicLinkService(deps: {
     }
     if (!record.active) return fail('inactive', email, record.user.id);
     if (record.user.tokenEpoch !== row.userEpoch) return fail('revoked', email, record.user.id);
+    // The link proves the address (CONTRACT 12); re-read after a change: clearing a squatter's password moves the epoch on.
+    if (!record.user.emailVerified && (await deps.verification.proven(record.user, 'magic_link')).changed) record = (await authUsers.byEmail(email)) ?? record;
     return { ok: true, user: record.user, created, claim };
   }
 

@@ -10,7 +10,7 @@ import { AppError } from '../http/app-error';
 import { createBackgroundWork } from './background-work';
 import { escapeHtml } from '../mail/html';
 import { normalizeEmail } from './user.service';
-import type { EmailQuota } from '../middleware/rate-limit';
+import type { EmailQuota } from './email-quota';
 
 const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 export const RESET_MESSAGES = {

@@ -59,7 +59,6 @@ describe('rate limits', () => {
         passwordReset: { limit: 3, windowSeconds: 900 },
         refresh: { limit: 60, windowSeconds: 60 },
         magicLink: { limit: 5, windowSeconds: 60 },
-        magicLinkEmail: { limit: 3, windowSeconds: 900 },
         otpRequest: { limit: 10, windowSeconds: 60 },
         oauth: { limit: 30, windowSeconds: 60 },
       });
