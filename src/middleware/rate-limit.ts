@@ -207,6 +207,5 @@ export function createRateLimits({ store, logger, overrides = {}, metrics }: Rat
     magicLink: build('magicLink'),
     otpRequest: build('otpRequest'),
     oauth: build('oauth'),
-    passkey: build('passkey'),
   };
 }
