@@ -36,7 +36,7 @@ const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY || 4);
 const ITERATIONS = Number(process.env.SOAK_ITERATIONS || 10000);
 const WARMUP_MS = Math.min(60_000, SECONDS * 200);
 const RSS_WINDOW_MS = Math.min(30_000, SECONDS * 100);
-const PASSWORD = 'soak-password-123';
+const PASSWORD = 'soak lantern gravel 9 meadow';
 const children = [];
 
 const log = (line) => process.stderr.write(`${line}\n`);
