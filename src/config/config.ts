@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import net from 'node:net';
 import { MAX_REFRESH_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseDurationSeconds } from './duration';
+import { CLUSTER_NODES_RULE, READ_URLS_RULE, REDIS_URL_RULE, scaleTargets } from './scale-config';
 import { PASSWORD_LENGTH } from '../http/input-rules';
 
 /** Thrown when the environment is unusable; its message is the one line printed before exit. */
@@ -51,9 +52,9 @@ const envSchema = z.object({
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^(sqlite:|mysql:|mariadb:)/.test(v), {
     message: 'must start with sqlite:, mysql: or mariadb:',
   }),
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    message: 'must be a redis:// or rediss:// URL',
-  }),
+  REDIS_URL: optionalString.refine(REDIS_URL_RULE.test, { message: REDIS_URL_RULE.message }),
+  REDIS_CLUSTER_NODES: optionalString.refine(CLUSTER_NODES_RULE.test, { message: CLUSTER_NODES_RULE.message }),
+  DATABASE_READ_URLS: optionalString.refine(READ_URLS_RULE.test, { message: READ_URLS_RULE.message }),
   JWT_SECRET: optionalString,
   EXTERNAL_AUTH_SECRET: optionalString.refine(
     (v) => v === undefined || v.length >= MIN_EXTERNAL_AUTH_SECRET_LENGTH,
@@ -109,7 +110,10 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** redis://, rediss://, redis+sentinel://…, or redis+cluster://host:port,… (from REDIS_CLUSTER_NODES). */
   redisUrl: string | undefined;
+  /** DATABASE_READ_URLS: MySQL replicas for reads that may lag (none: every read goes to DATABASE_URL). */
+  databaseReadUrls: string[];
   jwtSecret: string;
   externalAuthSecret: string | undefined;
   /** Lifetime and grace from the environment only; undefined means "ask the admin setting, then the default". */
@@ -154,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const warnings: string[] = [];
 
   const jwtSecret = resolveJwtSecret(e.JWT_SECRET, isProduction, dataDir, warnings);
+  const scale = scaleTargets(e);
+  if (typeof scale === 'string') throw new ConfigError(`Invalid configuration: ${scale}`);
   const expires = e.JWT_EXPIRES_IN;
 
   return {
@@ -164,7 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    redisUrl: e.REDIS_URL,
+    redisUrl: scale.redisUrl,
+    databaseReadUrls: scale.databaseReadUrls,
     jwtSecret,
     externalAuthSecret: e.EXTERNAL_AUTH_SECRET,
     jwtExpiresIn: expires ? { value: expires, seconds: parseDurationSeconds(expires) as number } : undefined,

@@ -53,6 +53,9 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   let repairTimer: NodeJS.Timeout | null = null;
   let lastAudit = 0;
   let lastPrune = 0;
+  // A mark the store acknowledged may be gone after a failover (the promoted replica had not received it):
+  // trust no store "no" until a load has copied the database's set again, with a new generation.
+  store.onPossibleLoss?.(() => markIncomplete());
 
   /** Keys the caller reads (in its one store round trip) and hands back to `check`: one mark per id, then the marker. */
   function storeKeys(ids: readonly string[]): string[] {

@@ -49,4 +49,9 @@ export interface KeyValueStore {
   increment(key: string, windowSeconds: number): Promise<CounterState>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Calls the listener whenever the store may have lost writes it acknowledged (a connection lost, a failover:
+   * Redis replicates asynchronously). Absent for a store that cannot lose them (the in-process one).
+   */
+  onPossibleLoss?(listener: () => void): void;
 }

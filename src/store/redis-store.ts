@@ -1,4 +1,6 @@
-import Redis, { ReplyError } from 'ioredis';
+import type Redis from 'ioredis';
+import { ReplyError, type Cluster } from 'ioredis';
+import { createRedisClient, FAILOVER_REPLY, type RedisTopology } from './redis-connection';
 import { StoreUnavailableError, type CounterState, type KeyValueStore, type StoreFailures } from './key-value-store';
 
 // INCR and the first PEXPIRE must be one step, or a crash between them leaves a counter that never resets.
@@ -28,7 +30,7 @@ const COMMAND_TIMEOUT_MS = 1000;
  */
 const UNANSWERED_MS = 250;
 
-type RedisWithIncrement = Redis & {
+type RedisWithIncrement = (Redis | Cluster) & {
   windowIncrement(key: string, windowMs: number): Promise<[number, number]>;
 };
 
@@ -37,11 +39,18 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
 }
 
-/** Redis-backed store. A dead Redis makes calls fail fast instead of queueing or hanging. */
+/**
+ * Redis-backed store: one server, a Sentinel set or a Cluster (see redis-connection.ts). A dead Redis makes
+ * calls fail fast instead of queueing or hanging. Every command names one key (the counter script too), so
+ * each lands in one slot of a cluster; `getMany` is the only multi-key read (see there).
+ */
 export class RedisStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   readonly client: RedisWithIncrement;
+  readonly topology: RedisTopology;
   readonly failures: StoreFailures = { unavailable: 0, refused: 0 };
+  private readonly lossListeners: Array<() => void> = [];
+  private closed = false;
 
   private readonly keyPrefix: string;
   private unavailableUntil = 0;
@@ -51,17 +60,15 @@ export class RedisStore implements KeyValueStore {
 
   constructor(url: string, options: RedisStoreOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? 'auth:';
-    this.client = new Redis(url, {
+    // Auto-pipelining: commands issued in the same tick (concurrent requests' reads) share one write per server.
+    const { client, topology } = createRedisClient(url, {
       keyPrefix: this.keyPrefix,
-      lazyConnect: true,
-      enableOfflineQueue: false,
       connectTimeout: 2000,
       commandTimeout: COMMAND_TIMEOUT_MS,
-      maxRetriesPerRequest: 0,
-      // Commands issued in the same tick (concurrent requests' MGETs) share one write to the socket.
-      enableAutoPipelining: true,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    }) as RedisWithIncrement;
+      onConnectionLost: () => this.possibleLoss(),
+    });
+    this.client = client as RedisWithIncrement;
+    this.topology = topology;
     this.client.defineCommand('windowIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
     // Errors surface on each command; without a listener ioredis would also crash the process.
     this.client.on('error', () => {});
@@ -76,8 +83,16 @@ export class RedisStore implements KeyValueStore {
     return this.run(() => this.client.get(key));
   }
 
+  /**
+   * One MGET on a single server or a Sentinel master. On a cluster the keys of one call belong to different
+   * slots (a token's cache entry, its user's version, revocation marks, the revocation set's marker), and no
+   * hash tag could join them: the marker is one key for all users. So each key is a GET of its own, sent in the
+   * same tick: auto-pipelining makes them one write per master, answered in parallel. Not one atomic read, which
+   * no caller relies on (revocations.ts says why the marker may be read beside the marks).
+   */
   async getMany(keys: string[]): Promise<Array<string | null>> {
     if (keys.length === 0) return [];
+    if (this.topology === 'cluster') return this.run(() => Promise.all(keys.map((key) => this.client.get(key))));
     return this.run(() => this.client.mget(keys));
   }
 
@@ -124,7 +139,21 @@ export class RedisStore implements KeyValueStore {
     return { get: guarded('get'), set: guarded('set'), del: guarded('del'), expire: guarded('expire'), mget: guarded('mget'), scan: guarded('scan') };
   }
 
-  /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage. */
+  /**
+   * Registers a listener for "the store may have lost writes it acknowledged": a connection to a server that
+   * held data closed, or a call found Redis unavailable. Replication is asynchronous, so a master that dies
+   * (and the replica promoted in its place) may lack its last writes; revocations reload their copy then.
+   */
+  onPossibleLoss(listener: () => void): void {
+    this.lossListeners.push(listener);
+  }
+
+  private possibleLoss(): void {
+    if (this.closed) return;
+    for (const listener of this.lossListeners) listener();
+  }
+
+  /** Runs one command, failing at once while Redis is known to be unavailable; a Redis error reply is no outage, but a failover's is. */
   private async run<T>(command: () => Promise<T>): Promise<T> {
     const now = Date.now();
     if (now < this.unavailableUntil) return this.unavailable(new StoreUnavailableError('Redis unavailable (recent failure), not tried'));
@@ -139,11 +168,12 @@ export class RedisStore implements KeyValueStore {
     try {
       return await Promise.race([command(), timeout]);
     } catch (err) {
-      if (err instanceof ReplyError) {
+      if (err instanceof ReplyError && !FAILOVER_REPLY.test((err as Error).message)) {
         this.failures.refused++;
         throw err;
       }
       this.unavailableUntil = Date.now() + UNAVAILABLE_PAUSE_MS;
+      this.possibleLoss();
       return this.unavailable(err instanceof StoreUnavailableError ? err : new StoreUnavailableError(`Redis unavailable: ${(err as Error).message}`, { cause: err }));
     } finally {
       clearTimeout(timer);
@@ -158,16 +188,23 @@ export class RedisStore implements KeyValueStore {
 
   /** Removes every key under this store's prefix, and nothing else in the Redis database. */
   async clear(): Promise<void> {
-    let cursor = '0';
-    do {
-      // SCAN does not apply ioredis's keyPrefix to its pattern, and returns full key names.
-      const [next, found] = await this.client.scan(cursor, 'MATCH', `${this.keyPrefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (found.length > 0) await this.client.del(...found.map((key) => key.slice(this.keyPrefix.length)));
-    } while (cursor !== '0');
+    const servers = this.topology === 'cluster' ? (this.client as Cluster).nodes('master') : [this.client as Redis];
+    for (const server of servers) {
+      let cursor = '0';
+      do {
+        // SCAN does not apply ioredis's keyPrefix to its pattern, and returns full key names.
+        const [next, found] = await server.scan(cursor, 'MATCH', `${this.keyPrefix}*`, 'COUNT', 500);
+        cursor = next;
+        // Each key on its own: on a cluster, one DEL of several keys must keep them in one slot.
+        const names = found.map((key) => key.slice(this.keyPrefix.length));
+        if (this.topology === 'cluster') await Promise.all(names.map((key) => this.client.del(key)));
+        else if (names.length > 0) await this.client.del(...names);
+      } while (cursor !== '0');
+    }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.client.disconnect();
   }
 }
