@@ -21,6 +21,7 @@ import { otpRoutes } from './routes/otp.routes';
 import { magicLinkRoutes } from './routes/magic-link.routes';
 import { sessionsRoutes, userSessionsRoutes } from './routes/sessions.routes';
 import { oauthRoutes } from './routes/oauth.routes';
+import { passkeyBrowserBundle, passkeysRoutes } from './routes/passkeys.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDependencies): Express {
   // Before cookies, bodies and sessions: a scrape needs none of them. Absent without METRICS_TOKEN (404).
   if (metricsToken) app.use(metricsRoutes({ token: metricsToken, metrics }));
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
+  app.use('/static/vendor/simplewebauthn', passkeyBrowserBundle());
   // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
   // CSRF after the session step (so a session-authenticated request is checked too) and before every
   // router, so each cookie-authenticated unsafe request (admin API included) is checked.
@@ -71,6 +73,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth', magicLinkRoutes(container));
   app.use('/auth/oauth', oauthRoutes(container));
   app.use('/auth/sessions', sessionsRoutes(container));
+  app.use('/auth/passkeys', passkeysRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));

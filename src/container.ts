@@ -22,6 +22,7 @@ import { createMagicLinkService } from './services/magic-link.service';
 import { createServerSessions } from './sessions/server-session';
 import { createOAuthProviders } from './oauth/oauth-providers';
 import { createOAuthService } from './services/oauth.service';
+import { createPasskeyService } from './services/passkey.service';
 import { createSecurityNotices } from './services/security-notices';
 import { createPasswordService } from './credentials/password.service';
 import { createPasswordLogin } from './sign-in/password-login';
@@ -108,9 +109,10 @@ export function createContainer(deps: AppDependencies) {
   const sessions = createServerSessions({ config, store, logger });
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices });
+  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, logger }), otp, magicLinks, oauthProviders, oauth });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, logger }), otp, magicLinks, oauthProviders, oauth, passkeys });
   // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
   const guards = createGuards({ credentials: [createTokenCheck(tokens, userSessions.touch), createSessionCheck(tokens, userSessions.touch)] });
   const authenticate = createAuthenticate({ passport, activity, metrics });
@@ -119,7 +121,7 @@ export function createContainer(deps: AppDependencies) {
 
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, tokens, userSessions, csrf, cookies, profiles, users, userAdmin, account,
-    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passport, guards, authenticate, issueSession, adminPages,
+    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
   };
 }
 

@@ -29,7 +29,8 @@ const EXEMPT_PATHS: ReadonlySet<string> = new Set([
   '/auth/sign-in/magic-link',
   '/auth/refresh',
 ]);
-const EXEMPT_PREFIXES: readonly string[] = ['/auth/otp/'];
+// Passkey sign-in is sign-in: JSON only (a cross-site form cannot send it), as a signed-out page must post it.
+const EXEMPT_PREFIXES: readonly string[] = ['/auth/otp/', '/auth/passkeys/login/'];
 
 function isExempt(path: string): boolean {
   const normalized = path.toLowerCase().replace(/\/+$/, '');

@@ -17,7 +17,7 @@ import { MAILS_PER_EMAIL, type EmailQuota } from '../services/email-quota';
 import type { Metrics } from '../metrics/metrics';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'otpRequest' | 'oauth';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'otpRequest' | 'oauth' | 'passkey';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -39,6 +39,8 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   otpRequest: { limit: 10, windowSeconds: 60 },
   // Starting an OAuth flow and its callback share one budget: a sign-in takes two requests.
   oauth: { limit: 30, windowSeconds: 60 },
+  // Passkey sign-in options and verify per client IP: an assertion cannot be guessed, this only bounds the work.
+  passkey: { limit: 30, windowSeconds: 60 },
 };
 
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
@@ -51,6 +53,7 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   magicLink: 'magic-link',
   otpRequest: 'otp-request',
   oauth: 'oauth',
+  passkey: 'passkey',
 };
 
 /** While the shared store is failing, it is still tried, but the outage is logged at most this often. */
@@ -207,5 +210,6 @@ export function createRateLimits({ store, logger, overrides = {}, metrics }: Rat
     magicLink: build('magicLink'),
     otpRequest: build('otpRequest'),
     oauth: build('oauth'),
+    passkey: build('passkey'),
   };
 }

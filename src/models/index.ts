@@ -2,6 +2,7 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { jsonColumn } from './json-column';
 import { defineRevokedToken, RevokedToken } from './revoked-token';
 import { defineSession, Session } from './session';
+import { definePasskey, type Passkey } from './passkey';
 
 export type { Session };
 
@@ -136,6 +137,7 @@ export interface Models {
   Content: typeof Content;
   RevokedToken: typeof RevokedToken;
   Session: typeof Session;
+  Passkey: typeof Passkey;
 }
 
 const id = { type: DataTypes.STRING(36), primaryKey: true, allowNull: false };
@@ -342,5 +344,6 @@ export function defineModels(sequelize: Sequelize): Models {
     Content: ContentM,
     RevokedToken: defineRevokedToken(sequelize),
     Session: defineSession(sequelize),
+    Passkey: definePasskey(sequelize),
   };
 }

@@ -26,6 +26,9 @@ export const ACTIVITY_ACTIONS = [
   'plugin.updated',
   'session.revoked',
   'session.reuse_detected',
+  'auth.passkey_login',
+  'passkey.added',
+  'passkey.removed',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -8,9 +8,11 @@ import type { MagicLinkService } from '../services/magic-link.service';
 import { OAuthCallbackStrategy } from './oauth.strategy';
 import type { OAuthProviders } from '../oauth/oauth-providers';
 import type { OAuthService } from '../services/oauth.service';
+import { PasskeyStrategy } from './passkey.strategy';
+import type { PasskeyService } from '../services/passkey.service';
 
 /** Strategy names, so routes never spell them twice. */
-export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth' } as const;
+export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey' } as const;
 
 /**
  * The one place the sign-in strategies are registered. The credentials of an already signed-in request
@@ -25,12 +27,14 @@ export function createPassport(deps: {
   magicLinks: Pick<MagicLinkService, 'consume'>;
   oauthProviders: OAuthProviders;
   oauth: Pick<OAuthService, 'signIn' | 'link'>;
+  passkeys: Pick<PasskeyService, 'verifyLogin'>;
 }): InstanceType<typeof Passport> {
   const passport = new Passport();
   passport.use(STRATEGY.local, createLocalStrategy(deps.passwordLogin));
   passport.use(STRATEGY.otp, new OtpStrategy(deps.otp));
   passport.use(STRATEGY.magicLink, new MagicLinkStrategy(deps.magicLinks));
   passport.use(STRATEGY.oauth, new OAuthCallbackStrategy({ providers: deps.oauthProviders, oauth: deps.oauth }));
+  passport.use(STRATEGY.passkey, new PasskeyStrategy(deps.passkeys));
   return passport;
 }
 

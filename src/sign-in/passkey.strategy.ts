@@ -1,0 +1,39 @@
+import type { Request } from 'express';
+import { Strategy } from 'passport-strategy';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { PASSKEY_MESSAGES, type PasskeyService } from '../services/passkey.service';
+import type { SignInInfo } from './sign-in-result';
+
+/**
+ * Sign-in with a passkey, in the shape of passport-local: read the validated `response` (the browser's
+ * assertion), let the passkey service judge it, then `success` with method `passkey`, or `fail` with the one
+ * 401 body every refusal shares (the reason goes to the activity row only), or `error`.
+ */
+export class PasskeyStrategy extends Strategy {
+  readonly name = 'passkey';
+
+  constructor(private readonly passkeys: Pick<PasskeyService, 'verifyLogin'>) {
+    super();
+  }
+
+  override authenticate(req: Request): void {
+    const { response } = req.body as { response: AuthenticationResponseJSON };
+    this.passkeys.verifyLogin(response).then(
+      (result) => {
+        if (result.ok) {
+          // userVerified: whether the authenticator checked who holds it (PIN, biometrics), which a second factor asks.
+          const info: SignInInfo = { method: 'passkey', details: { passkeyId: result.passkeyId, userVerified: result.userVerified } };
+          return this.success(result.user, info);
+        }
+        this.fail(
+          {
+            message: PASSKEY_MESSAGES.signInFailed,
+            audit: { action: 'auth.login_failed', userId: result.userId, email: result.email, details: { method: 'passkey', reason: result.reason } },
+          },
+          401,
+        );
+      },
+      (err: unknown) => this.error(err as Error),
+    );
+  }
+}
