@@ -17,10 +17,14 @@ import { docsRoutes } from './routes/docs.routes';
 import { profileRoutes } from './routes/profile.routes';
 import { passwordResetRoutes } from './routes/password-reset.routes';
 import { authRoutes } from './routes/auth.routes';
+import { accountRoutes } from './routes/account.routes';
 import { otpRoutes } from './routes/otp.routes';
 import { magicLinkRoutes } from './routes/magic-link.routes';
 import { sessionsRoutes, userSessionsRoutes } from './routes/sessions.routes';
+import { apiKeysRoutes, userApiKeysRoutes } from './routes/api-keys.routes';
+import { signingKeysRoutes, wellKnownRoutes } from './routes/signing-keys.routes';
 import { oauthRoutes } from './routes/oauth.routes';
+import { twoFactorRoutes, userTwoFactorRoutes } from './routes/two-factor.routes';
 import { passkeyBrowserBundle, passkeysRoutes } from './routes/passkeys.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
@@ -46,6 +50,8 @@ export function createApp(deps: AppDependencies): Express {
   app.locals.urlParam = urlParam;
   // A json profile field's text, so a form posted back unchanged stores the same value.
   app.locals.jsonFieldText = jsonFieldText;
+  // How recent a sign-in step-up routes demand (STEP_UP_MAX_AGE), read by requireRecentSignIn on each request.
+  app.locals.stepUpMaxAgeSeconds = config.stepUpMaxAgeSeconds;
   app.disable('x-powered-by');
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);
@@ -65,6 +71,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(chain(cookieParsing(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
+  app.use(wellKnownRoutes(container));
   // API answers hold personal data (users, profiles, activity): no cache keeps them, the browser's included.
   app.use('/api', noStoreAll);
   app.use('/api/user-profiles', profileRoutes(container));
@@ -73,16 +80,22 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth', magicLinkRoutes(container));
   app.use('/auth/oauth', oauthRoutes(container));
   app.use('/auth/sessions', sessionsRoutes(container));
+  app.use('/auth/api-keys', apiKeysRoutes(container));
+  app.use('/auth', twoFactorRoutes(container));
+  app.use('/auth', accountRoutes(container));
   app.use('/auth/passkeys', passkeysRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));
   app.use('/api', userSessionsRoutes(container));
+  app.use('/api', userApiKeysRoutes(container));
+  app.use('/api', userTwoFactorRoutes(container));
   app.use('/api', collectionsRoutes(container));
   app.use('/api', contentRoutes(container));
   app.use('/api', activityRoutes(container));
   app.use('/api', pluginsRoutes(container));
   app.use('/api', settingsRoutes(container));
+  app.use('/api', signingKeysRoutes(container));
   app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));

@@ -8,6 +8,10 @@ import { createSettingsService } from './services/settings.service';
 import { createActivityService } from './services/activity.service';
 import { createTokenService } from './sessions/token.service';
 import { createRevocations } from './sessions/revocations';
+import { createSigningKeys } from './sessions/signing-keys';
+import { createApiKeyCheck, createApiKeyVerifier } from './sessions/api-key-check';
+import { createApiKeyHasher } from './credentials/api-keys';
+import { createApiKeyService } from './services/api-key.service';
 import { createSessionService } from './services/session.service';
 import { createPassport } from './sign-in/passport';
 import { createTokenCheck } from './sessions/token-check';
@@ -24,6 +28,13 @@ import { createOAuthProviders } from './oauth/oauth-providers';
 import { createOAuthService } from './services/oauth.service';
 import { createPasskeyService } from './services/passkey.service';
 import { createSecurityNotices } from './services/security-notices';
+import { createTwoFactorService } from './services/two-factor.service';
+import { createStepUpService } from './services/step-up.service';
+import { createSecondFactor } from './sign-in/second-factor';
+import { createTwoFactorGate } from './middleware/two-factor-gate';
+import { createEmailLinks } from './services/email-links';
+import { createEmailVerificationService } from './services/email-verification.service';
+import { createAccountLifecycleService } from './services/account-lifecycle.service';
 import { createPasswordService } from './credentials/password.service';
 import { createPasswordLogin } from './sign-in/password-login';
 import { createAuthUserRecords } from './sessions/auth-user-records';
@@ -77,8 +88,16 @@ export function createContainer(deps: AppDependencies) {
   });
   const authUsers = createAuthUserRecords(sequelize);
   const revocations = createRevocations({ models, store, logger });
-  const tokens = createTokenService({ config, models, authUsers, store, settings, revocations, logger });
+  // CONTRACT 11: HS256 with JWT_SECRET, or database keys every instance rotates to at once.
+  const signingKeys = createSigningKeys({ config, models, store, settings, logger });
+  const tokens = createTokenService({ config, models, authUsers, store, settings, revocations, signingKeys, logger });
+  const apiKeyHasher = createApiKeyHasher(config.jwtSecret);
+  const apiKeyVerifier = createApiKeyVerifier({ models, authUsers, store, revocations, hasher: apiKeyHasher, rateLimit: config.apiKeyRateLimit, logger });
+  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity });
   const notices = createSecurityNotices({ config, mailer, logger });
+  // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
+  const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
+  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, activity, logger });
   // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
   const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
@@ -88,11 +107,15 @@ export function createContainer(deps: AppDependencies) {
   const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
-  const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics });
+  const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification });
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
-  const account = createAccountService({ sequelize, models, passwords, checkPassword, tokens, activity });
+  const account = createAccountService({ sequelize, models, passwords, checkPassword, tokens, activity, notices });
+  // CONTRACT 9: TOTP and recovery codes, and step-up (password or code, through the same throttle).
+  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, activity, notices, settings });
+  const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, twoFactor, activity });
+  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, userSessions, links: emailLinks, mailer, notices, activity, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
@@ -101,27 +124,37 @@ export function createContainer(deps: AppDependencies) {
     mailsPerEmail: createEmailQuota({ store, logger, name: 'password-reset-email' }),
   });
 
-  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger });
+  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger, verification: emailVerification });
   const magicLinks = createMagicLinkService({
     config, sequelize, models, authUsers, mailer, settings, users, logger,
     mailsPerEmail: createEmailQuota({ store, logger, name: 'magic-link-email' }),
+    verification: emailVerification,
   });
   const sessions = createServerSessions({ config, store, logger });
+  // The second step of sign-in: its registry of kinds (passkeys register theirs here too), challenges in the store.
+  const secondFactor = createSecondFactor({ store, authUsers, throttle: accountThrottle, secondFactorThrottle: createAccountThrottle({ store, logger, name: '2fa-throttle' }), secure: config.isProduction });
+  for (const kind of twoFactor.secondFactorKinds()) secondFactor.register(kind);
   const oauthProviders = createOAuthProviders({ config, plugins, store });
-  const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices });
+  const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
   const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, logger }), otp, magicLinks, oauthProviders, oauth, passkeys });
-  // A Bearer token or auth_token cookie first; a magic-link server session (auth_session) second.
-  const guards = createGuards({ credentials: [createTokenCheck(tokens, userSessions.touch), createSessionCheck(tokens, userSessions.touch)] });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
+  // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
+  // magic-link server session (auth_session) last.
+  const guards = createGuards({
+    credentials: [createApiKeyCheck(apiKeyVerifier), createTokenCheck(tokens, userSessions.touch), createSessionCheck(tokens, userSessions.touch)],
+    gate: createTwoFactorGate({ twoFactor }),
+  });
   const authenticate = createAuthenticate({ passport, activity, metrics });
-  const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics });
+  // 'server-session' by name: a magic-link sign-in's second step runs it on the verify route.
+  const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, extensions: { 'server-session': sessions.begin } });
   const adminPages = createAdminPages({ guards });
 
   return {
-    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, tokens, userSessions, csrf, cookies, profiles, users, userAdmin, account,
-    collections, content, auth, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
+    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
+    collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
+    twoFactor, stepUp, secondFactor,
   };
 }
 

@@ -6,6 +6,7 @@ import net from 'node:net';
 import { MAX_REFRESH_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseDurationSeconds } from './duration';
 import { CLUSTER_NODES_RULE, READ_URLS_RULE, REDIS_URL_RULE, scaleTargets } from './scale-config';
 import { PASSWORD_LENGTH } from '../http/input-rules';
+import { passwordProblem } from '../credentials/password-quality';
 
 /** Thrown when the environment is unusable; its message is the one line printed before exit. */
 export class ConfigError extends Error {}
@@ -13,6 +14,9 @@ export class ConfigError extends Error {}
 const MIN_PRODUCTION_SECRET_LENGTH = 32;
 const MIN_EXTERNAL_AUTH_SECRET_LENGTH = 16;
 const MIN_METRICS_TOKEN_LENGTH = 16;
+/** Token signing algorithms (CONTRACT 11): HS256 with JWT_SECRET, or one of the asymmetric ones with database keys. */
+export const JWT_ALGORITHMS = ['HS256', 'EdDSA', 'ES256', 'RS256'] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
 const optionalString = z
   .string()
@@ -56,6 +60,12 @@ const envSchema = z.object({
   REDIS_CLUSTER_NODES: optionalString.refine(CLUSTER_NODES_RULE.test, { message: CLUSTER_NODES_RULE.message }),
   DATABASE_READ_URLS: optionalString.refine(READ_URLS_RULE.test, { message: READ_URLS_RULE.message }),
   JWT_SECRET: optionalString,
+  // CONTRACT 11: HS256 signs with JWT_SECRET; an asymmetric algorithm signs with keys kept in the database.
+  JWT_ALGORITHM: z.preprocess(blankAsUnset, z.enum(JWT_ALGORITHMS, { message: `must be one of ${JWT_ALGORITHMS.join(', ')}` }).default('HS256')),
+  JWT_ISSUER: optionalString.pipe(z.string().max(255).optional()),
+  JWT_AUDIENCE: optionalString.pipe(z.string().max(255).optional()),
+  // Requests per minute one API key may make (CONTRACT 11), on every instance together.
+  API_KEY_RATE_LIMIT: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of requests per minute' }).int().min(1).max(1_000_000).default(600)),
   EXTERNAL_AUTH_SECRET: optionalString.refine(
     (v) => v === undefined || v.length >= MIN_EXTERNAL_AUTH_SECRET_LENGTH,
     { message: `must be at least ${MIN_EXTERNAL_AUTH_SECRET_LENGTH} characters` },
@@ -68,6 +78,10 @@ const envSchema = z.object({
   // refresh superseded keeps working (parallel requests of one client refresh the same token).
   SESSION_MAX_AGE: optionalString.refine((v) => v === undefined || (parseDurationSeconds(v) ?? 0) >= 60, {
     message: 'must be a duration such as 90d, 12h or a number of seconds, at least 60s',
+  }),
+  // CONTRACT 9: how recent a sign-in (or step-up) must be for a step-up route such as a password change.
+  STEP_UP_MAX_AGE: optionalString.refine((v) => v === undefined || ((parseDurationSeconds(v) ?? 0) >= 1 && (parseDurationSeconds(v) ?? 0) <= 86_400), {
+    message: 'must be a duration such as 10m, 1h or a number of seconds, from 1s to 24h',
   }),
   REFRESH_REUSE_WINDOW_SECONDS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of seconds from 0 to 600' }).int().min(0).max(600).default(60)),
   PASSWORD_PBKDF2_ITERATIONS: z.coerce.number().int().min(10_000).max(10_000_000).default(100_000),
@@ -82,9 +96,15 @@ const envSchema = z.object({
   AUTH_CONFIG: optionalString,
   ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   // As any password being set (input-rules' newPassword); checked here so a bad one stops the boot, not a request.
-  ADMIN_PASSWORD: optionalString.refine((v) => v === undefined || (v.length >= PASSWORD_LENGTH.min && v.length <= PASSWORD_LENGTH.max), {
-    message: `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`,
-  }),
+  ADMIN_PASSWORD: optionalString
+    .refine((v) => v === undefined || (v.length >= PASSWORD_LENGTH.min && v.length <= PASSWORD_LENGTH.max), {
+      message: `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`,
+      abort: true,
+    })
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? null : passwordProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   TRUST_PROXY: optionalString.refine(
     (v) => v === undefined || ['true', 'false'].includes(v) || /^\d+$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())),
     { message: 'must be true, false, a hop count, or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal' },
@@ -122,6 +142,8 @@ export interface Config {
   /** SESSION_MAX_AGE; undefined means "ask the admin setting, then the default". */
   sessionMaxAge: { value: string; seconds: number } | undefined;
   refreshReuseWindowSeconds: number;
+  /** STEP_UP_MAX_AGE in seconds (default 10 minutes). */
+  stepUpMaxAgeSeconds: number;
   passwordIterations: number;
   /** Size of libuv's thread pool, which runs PBKDF2, SQLite queries and file reads alike. */
   threadPoolSize: number;
@@ -141,6 +163,12 @@ export interface Config {
   activityRetentionDays: number;
   /** APP_NAME: how the service names itself to authenticators and authenticator apps (passkeys, TOTP). */
   appName: string;
+  /** JWT_ALGORITHM, JWT_ISSUER (default BASE_URL) and JWT_AUDIENCE (unset: no `aud`), CONTRACT 11. */
+  jwtAlgorithm: JwtAlgorithm;
+  jwtIssuer: string;
+  jwtAudience: string | undefined;
+  /** Requests per minute per API key. */
+  apiKeyRateLimit: number;
   /** Warnings found while loading, logged once the logger exists. */
   warnings: string[];
 }
@@ -178,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtRefreshGraceSeconds: e.JWT_REFRESH_GRACE_SECONDS === undefined ? undefined : Number(e.JWT_REFRESH_GRACE_SECONDS),
     sessionMaxAge: e.SESSION_MAX_AGE ? { value: e.SESSION_MAX_AGE, seconds: parseDurationSeconds(e.SESSION_MAX_AGE) as number } : undefined,
     refreshReuseWindowSeconds: e.REFRESH_REUSE_WINDOW_SECONDS,
+    stepUpMaxAgeSeconds: e.STEP_UP_MAX_AGE ? (parseDurationSeconds(e.STEP_UP_MAX_AGE) as number) : 600,
     passwordIterations: e.PASSWORD_PBKDF2_ITERATIONS,
     threadPoolSize: e.UV_THREADPOOL_SIZE,
     smtpUrl: e.SMTP_URL,
@@ -192,6 +221,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
     appName: e.APP_NAME ?? 'Auth service',
+    jwtAlgorithm: e.JWT_ALGORITHM,
+    jwtIssuer: e.JWT_ISSUER ?? (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    jwtAudience: e.JWT_AUDIENCE,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     warnings,
   };
 }

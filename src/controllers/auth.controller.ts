@@ -23,6 +23,8 @@ export interface FormField {
   required?: boolean;
   minlength?: number;
   maxlength?: number;
+  /** A new password: the page draws a strength meter after it (public/password-strength.js). */
+  strength?: boolean;
 }
 
 const LOGIN_FIELDS: readonly FormField[] = [
@@ -33,7 +35,7 @@ const LOGIN_FIELDS: readonly FormField[] = [
 /** Standard registration controls; the custom registrationFields are rendered after them. */
 const REGISTER_FIELDS: readonly FormField[] = [
   { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true, maxlength: EMAIL_MAX_LENGTH },
-  { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', required: true, minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max },
+  { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', required: true, minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max, strength: true },
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
   { name: 'firstName', label: 'First name', type: 'text', autocomplete: 'given-name', maxlength: NAME_MAX_LENGTH },
   { name: 'lastName', label: 'Last name', type: 'text', autocomplete: 'family-name', maxlength: NAME_MAX_LENGTH },
@@ -41,7 +43,7 @@ const REGISTER_FIELDS: readonly FormField[] = [
 
 /** Handlers of the /auth session routes other than sign-in itself (strategies + the session step do that). */
 export function createAuthController(container: Container) {
-  const { auth, cookies, profiles, users, plugins, magicLinks, sessions, oauthProviders } = container;
+  const { auth, cookies, profiles, users, plugins, magicLinks, sessions, oauthProviders, twoFactor } = container;
 
   /** Custom fields come back typed (a ticked checkbox as true, a multiselect as a list), as the partial expects. */
   function typedValues(body: unknown): Record<string, unknown> {
@@ -55,7 +57,7 @@ export function createAuthController(container: Container) {
 
   /** The other sign-in methods the page offers, read on every draw (an admin's switch shows at once). */
   async function otherMethods() {
-    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable(), oauthProviders: await oauthProviders.enabled() };
+    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable(), oauthProviders: await oauthProviders.enabled(), passkeysAvailable: container.passkeys.available };
   }
 
   /** Draws the sign-in page (also after a magic-link form post: its message or its field error). */
@@ -111,8 +113,10 @@ export function createAuthController(container: Container) {
     next();
   };
 
-  const me: RequestHandler = (req, res) => {
-    res.json({ user: profiles.presentUser(req.user as Express.User) });
+  const me: RequestHandler = async (req, res) => {
+    const user = req.user as Express.User;
+    // CONTRACT 12: whether the address was proven (the verification cache holds it, voided when it changes).
+    res.json({ user: { ...profiles.presentUser(user), emailVerified: user.emailVerified === true, twoFactorEnabled: await twoFactor.enabled(user.id) } });
   };
 
   const refresh: RequestHandler = async (req, res) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordProblem } from '../credentials/password-quality';
 
 /**
  * The input rules every edge uses (JSON routes, HTML forms, the admin API), so the same value is judged
@@ -59,11 +60,19 @@ export const email = z
   .transform(normalizeEmail)
   .pipe(z.string().refine(isEmailAddress, { message: EMAIL_MESSAGES.invalid }));
 
-/** A password being set (registration, reset, admin create, seed): 8–128 characters. */
+/**
+ * A password being set (registration, reset, profile change, admin create, seed): 8–128 characters, then
+ * the one quality rule (credentials/password-quality: not a common password, zxcvbn score 2 or more),
+ * judged only once the length passed, so an over-long input never reaches zxcvbn.
+ */
 export const newPassword = z
   .string({ message: 'is required' })
-  .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters` })
-  .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters` });
+  .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters`, abort: true })
+  .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters`, abort: true })
+  .superRefine((value, ctx) => {
+    const problem = passwordProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** A password being checked at sign-in: any non-empty value up to a bound (old passwords may predate the rule). */
 export const signInPassword = z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(1024);

@@ -2,8 +2,10 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { jsonColumn } from './json-column';
 import { defineRevokedToken, RevokedToken } from './revoked-token';
 import { defineSession, Session } from './session';
+import { defineEmailToken, type EmailToken } from './email-token';
 import { definePasskey, type Passkey } from './passkey';
-
+import { defineTwoFactor, type TwoFactorModels } from './two-factor';
+import { defineKeyModels, type KeyModels } from './credential-keys';
 export type { Session };
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
@@ -23,6 +25,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare tokenEpoch: CreationOptional<number>;
   declare avatarUrl: CreationOptional<string | null>;
   declare lastLoginAt: CreationOptional<Date | null>;
+  declare emailVerifiedAt: CreationOptional<Date | null>; // null while the address is unproven (CONTRACT 12)
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -123,7 +126,7 @@ export class Content extends Model<InferAttributes<Content>, InferCreationAttrib
   declare updatedAt: CreationOptional<Date>;
 }
 
-export interface Models {
+export interface Models extends TwoFactorModels, KeyModels {
   User: typeof User;
   UserProfile: typeof UserProfile;
   OtpCode: typeof OtpCode;
@@ -137,6 +140,7 @@ export interface Models {
   Content: typeof Content;
   RevokedToken: typeof RevokedToken;
   Session: typeof Session;
+  EmailToken: typeof EmailToken;
   Passkey: typeof Passkey;
 }
 
@@ -177,6 +181,7 @@ export function defineModels(sequelize: Sequelize): Models {
       tokenEpoch: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       avatarUrl: { type: DataTypes.STRING(1024), allowNull: true },
       lastLoginAt: { type: DataTypes.DATE, allowNull: true },
+      emailVerifiedAt: { type: DataTypes.DATE(3), allowNull: true },
       ...timestamps,
       createdAt: createdAtMilliseconds,
     },
@@ -344,6 +349,9 @@ export function defineModels(sequelize: Sequelize): Models {
     Content: ContentM,
     RevokedToken: defineRevokedToken(sequelize),
     Session: defineSession(sequelize),
+    EmailToken: defineEmailToken(sequelize),
+    ...defineTwoFactor(sequelize),
+    ...defineKeyModels(sequelize),
     Passkey: definePasskey(sequelize),
   };
 }

@@ -29,6 +29,16 @@ const publicUser = z.object({
 export const userWithCustomFields = publicUser.catchall(z.unknown());
 /** The Login response of SPEC 2.2, shared by every sign-in method. */
 export const loginResponse = z.object({ user: userWithCustomFields, token: z.string() });
+/** CONTRACT 9: a first factor's answer when a second step is needed (no token, no auth cookie). */
+export const twoFactorChallenge = z
+  .object({
+    twoFactorRequired: z.literal(true),
+    challenge: z.string().describe('opaque; answer it at POST /auth/2fa/verify within 5 minutes'),
+    methods: z.array(z.string()).describe('the kinds the user has: totp, recovery, passkey'),
+  })
+  .meta({ id: 'TwoFactorChallenge' });
+/** A sign-in answer: the session, or the second step's challenge. */
+export const signInResponse = z.union([loginResponse, twoFactorChallenge]);
 const refreshResponse = z.object({ token: z.string(), expiresIn: z.number().int() });
 const success = z.object({ success: z.literal(true) });
 const seedAdminResponse = z.object({ message: z.string(), user: publicUser });
@@ -43,8 +53,8 @@ export const AUTH_ENDPOINTS = {
     body: loginBody,
     form: true,
     responses: {
-      200: { description: 'Login response; sets auth_token and csrf_token', schema: loginResponse },
-      302: 'form post: to /admin or the redirect field',
+      200: { description: 'Login response (sets auth_token and csrf_token), or the two-factor challenge (no token, no cookie)', schema: signInResponse },
+      302: 'form post: to /admin or the redirect field, or to /auth/2fa for the second step',
       400: 'validation failed',
       401: 'Invalid email or password',
       429: 'rate limited',
@@ -67,7 +77,10 @@ export const AUTH_ENDPOINTS = {
     summary: 'The signed-in user with custom profile fields',
     tags,
     auth: true,
-    responses: { 200: { description: 'user', schema: z.object({ user: userWithCustomFields }) }, 401: 'Authentication required' },
+    responses: {
+      200: { description: 'user', schema: z.object({ user: userWithCustomFields.extend({ emailVerified: z.boolean().describe('the address was proven (CONTRACT 12)'), twoFactorEnabled: z.boolean().describe('TOTP is on (CONTRACT 9)') }) }) },
+      401: 'Authentication required',
+    },
   },
   refresh: {
     summary: 'A new token for a valid one, or one expired within the grace window',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
+import { ROLES } from '../models';
 import { MAX_REFRESH_GRACE_SECONDS as MAX_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS as MAX_LIFETIME_SECONDS, parseDurationSeconds } from '../config/duration';
 
 const MIN_LIFETIME_SECONDS = 60;
@@ -34,6 +35,10 @@ export const securitySettingsUpdate = z
       .min(MIN_SESSION_MAX_AGE_SECONDS, { message: `must be at least ${MIN_SESSION_MAX_AGE_SECONDS}` })
       .max(MAX_SESSION_MAX_AGE_SECONDS, { message: `must be at most ${MAX_SESSION_MAX_AGE_SECONDS}` })
       .optional(),
+    // CONTRACT 9: users of these roles must enrol a second factor; [] holds nobody to it.
+    requireTwoFactorRoles: z.array(z.enum(ROLES, { message: `must list roles among ${ROLES.join(', ')}` }), { message: 'must be a list of roles' }).max(ROLES.length).optional(),
+    // CONTRACT 12: refuse password sign-ins of accounts whose address is unproven.
+    requireVerifiedEmail: z.boolean({ message: 'must be true or false' }).optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one setting' });
 
@@ -43,6 +48,8 @@ const securitySettings = z.object({
   jwtRefreshGraceSeconds: z.object({ value: z.number().int(), seconds: z.number().int(), source }),
   allowRegistration: z.object({ value: z.boolean(), source }),
   sessionMaxAgeSeconds: z.object({ value: z.number().int(), seconds: z.number().int(), source }),
+  requireTwoFactorRoles: z.object({ value: z.array(z.enum(ROLES)), source }),
+  requireVerifiedEmail: z.object({ value: z.boolean(), source }),
 });
 
 const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };

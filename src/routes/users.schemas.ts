@@ -11,6 +11,8 @@ const listQuery = z.strictObject({
   ...pagingQuery,
   q: z.string().trim().max(100, { message: 'must be at most 100 characters' }).optional(),
   role: role.optional(),
+  // CONTRACT 12: `false` lists the accounts whose address is unproven (the page's "unverified" filter).
+  verified: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true').optional(),
 });
 const createBody = z.strictObject({
   email,
@@ -27,6 +29,7 @@ const updateBody = z
     username: username.optional(),
     firstName: nullableName.optional(),
     lastName: nullableName.optional(),
+    emailVerified: z.boolean({ message: 'must be true or false' }).optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one field to change' });
 
@@ -38,6 +41,7 @@ const adminUser = z.object({
   lastName: z.string().nullable(),
   role,
   active: z.boolean(),
+  emailVerified: z.boolean(),
   createdAt: z.string(),
 });
 const userResponse = z.object({ user: adminUser });
@@ -70,7 +74,7 @@ export const USERS_ENDPOINTS = {
     responses: { 200: { description: 'the user', schema: userResponse }, 404: 'no such user', ...denials },
   },
   update: {
-    summary: 'Change role, active flag or names',
+    summary: 'Change role, active flag, names, or mark the email address verified',
     description: "A role change or deactivation ends the user's tokens at once. A change that would leave no active admin is refused with 409.",
     tags,
     auth: true,

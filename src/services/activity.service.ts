@@ -29,6 +29,24 @@ export const ACTIVITY_ACTIONS = [
   'auth.passkey_login',
   'passkey.added',
   'passkey.removed',
+  // CONTRACT 9: second factor and step-up.
+  'auth.2fa_verified',
+  'auth.step_up',
+  'user.2fa_enabled',
+  'user.2fa_disabled',
+  'user.2fa_reset',
+  'user.recovery_codes_regenerated',
+  // CONTRACT 12: account lifecycle.
+  'user.email_verified',
+  'user.unverified_password_cleared',
+  'user.email_change_requested',
+  'user.email_changed',
+  'user.account_deleted',
+  'user.account_exported',
+  // CONTRACT 11: API keys and signing keys.
+  'api_key.created',
+  'api_key.revoked',
+  'signing_key.rotated',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -8,6 +8,7 @@ import { USER_MESSAGES, type UserService } from './user.service';
 import { AppError } from '../http/app-error';
 import type { Metrics } from '../metrics/metrics';
 import type { SessionService } from './session.service';
+import type { EmailVerificationService } from './email-verification.service';
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -40,6 +41,8 @@ export function createAuthService(deps: {
   activity: ActivityService;
   profiles: Pick<ProfileService, 'validateRegistration'>;
   metrics?: Pick<Metrics, 'sessions'>;
+  /** A password registration mails a verification link (CONTRACT 12). */
+  verification: Pick<EmailVerificationService, 'registered'>;
 }) {
   const { config, users, tokens, userSessions, activity, profiles, metrics } = deps;
 
@@ -60,6 +63,7 @@ export function createAuthService(deps: {
         profile: custom.value,
       },
     );
+    deps.verification.registered(user);
     return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: custom.value };
   }
 

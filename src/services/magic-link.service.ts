@@ -14,6 +14,7 @@ import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecords } from '../sessions/auth-user-records';
 import { renderMagicLinkEmail } from '../mail/magic-link-email';
 import { transactionWithRetry } from '../db/transaction-retry';
+import type { EmailVerificationService } from './email-verification.service';
 
 /** SPEC 8: a magic link is valid for 15 minutes. */
 export const MAGIC_LINK_TTL_SECONDS = 15 * 60;
@@ -52,6 +53,8 @@ export function createMagicLinkService(deps: {
   /** Links per address (3 per 15 minutes, as reset mails): past it the request is answered the same, and no mail goes out. */
   mailsPerEmail: EmailQuota;
   logger: Logger;
+  /** A used link proves the address: verified, and a squatter's password cleared (CONTRACT 12). */
+  verification: Pick<EmailVerificationService, 'proven'>;
 }) {
   const { config, sequelize, models, authUsers, mailer, settings, users } = deps;
   const log = deps.logger.child({ component: 'magic-link' });
@@ -151,6 +154,8 @@ export function createMagicLinkService(deps: {
     }
     if (!record.active) return fail('inactive', email, record.user.id);
     if (record.user.tokenEpoch !== row.userEpoch) return fail('revoked', email, record.user.id);
+    // The link proves the address (CONTRACT 12); re-read after a change: clearing a squatter's password moves the epoch on.
+    if (!record.user.emailVerified && (await deps.verification.proven(record.user, 'magic_link')).changed) record = (await authUsers.byEmail(email)) ?? record;
     return { ok: true, user: record.user, created, claim };
   }
 

@@ -9,6 +9,7 @@ import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import type { ActivityService } from './activity.service';
 import type { UserService } from './user.service';
 import type { SecurityNotices } from './security-notices';
+import type { EmailVerificationService } from './email-verification.service';
 
 /** Why a callback did not sign in or link (activity details; `OAUTH_OUTCOME_MESSAGES` has what the user reads). */
 export type OAuthRefusal =
@@ -76,6 +77,8 @@ export function createOAuthService(deps: {
   activity: ActivityService;
   providers: Pick<OAuthProviders, 'enabled' | 'known'>;
   notices: Pick<SecurityNotices, 'send'>;
+  /** A provider-verified address of the account proves it: verified, and a squatter's password cleared (CONTRACT 12). */
+  verification: Pick<EmailVerificationService, 'proven'>;
 }) {
   const { sequelize, models, users, activity, providers, notices } = deps;
   const withProfile = { include: [{ model: models.UserProfile, as: 'profile' }] };
@@ -176,12 +179,26 @@ export function createOAuthService(deps: {
    */
   async function signIn(identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
     for (let attempt = 0; ; attempt++) {
+      let outcome: OAuthOutcome;
       try {
-        return await decide(identity, context);
+        outcome = await decide(identity, context);
       } catch (err) {
         if (attempt >= RACE_RETRIES || !isRace(err)) throw err;
+        continue;
       }
+      return addressProven(outcome, identity, context);
     }
+  }
+
+  /**
+   * A sign-in whose provider vouches for the account's own address proves it (CONTRACT 12): the account is
+   * verified, and an unverified one loses a password someone else may have set. The user is read again
+   * after a change (the token epoch moved on).
+   */
+  async function addressProven(outcome: OAuthOutcome, identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
+    if (!outcome.ok || outcome.user.emailVerifiedAt || !identity.emailVerified || identity.email !== outcome.user.email) return outcome;
+    const { changed } = await deps.verification.proven(outcome.user, identity.provider, context);
+    return changed ? { ...outcome, user: (await userById(outcome.user.id)) ?? outcome.user } : outcome;
   }
 
   /**

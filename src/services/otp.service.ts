@@ -18,6 +18,7 @@ import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecords } from '../sessions/auth-user-records';
 import type { AccountThrottle } from '../credentials/account-throttle';
 import { renderOtpEmail } from '../mail/otp-email';
+import type { EmailVerificationService } from './email-verification.service';
 
 export const OTP_MESSAGES = {
   requested: 'If an account exists for this email, you will receive a verification code shortly.',
@@ -73,6 +74,8 @@ export function createOtpService(deps: {
   users: Pick<UserService, 'signUp'>;
   /** The per-account throttle password sign-in uses: wrong codes count in the same counter. */
   throttle: AccountThrottle;
+  /** A right code proves the address: verified, and a squatter's password cleared (CONTRACT 12). */
+  verification: Pick<EmailVerificationService, 'proven'>;
   logger: Logger;
 }) {
   const { sequelize, models, authUsers, store, plugins, mailer, users, throttle } = deps;
@@ -215,6 +218,8 @@ export function createOtpService(deps: {
       if (!record) return failGuess('registration_disabled');
     }
     if (!record.active) return failGuess('inactive', 0, record.user.id);
+    // Re-read after a change: clearing a squatter's password moves the token epoch on.
+    if (!record.user.emailVerified && (await deps.verification.proven(record.user, 'otp')).changed) record = (await authUsers.byEmail(email)) ?? record;
     await throttle.clear(email);
     const claim = async () => (await models.OtpCode.destroy({ where: { id: row.id } })) === 1;
     return { ok: true, user: record.user, created, claim };

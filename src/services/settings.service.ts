@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { parseDurationSeconds } from '../config/duration';
-import type { Models } from '../models';
+import { ROLES, type Models, type Role } from '../models';
 import type { AdminAudit } from '../http/request-context';
 import type { KeyValueStore } from '../store';
 import type { ActivityService } from './activity.service';
@@ -19,6 +19,10 @@ export interface SecuritySettings {
   jwtRefreshGraceSeconds: { value: number; seconds: number; source: SettingSource };
   allowRegistration: { value: boolean; source: SettingSource };
   sessionMaxAgeSeconds: { value: number; seconds: number; source: SettingSource };
+  /** CONTRACT 9: roles whose users must enrol a second factor before anything else. */
+  requireTwoFactorRoles: { value: Role[]; source: SettingSource };
+  /** CONTRACT 12: a password sign-in of an account whose address is unproven is refused (403). */
+  requireVerifiedEmail: { value: boolean; source: SettingSource };
 }
 
 export interface SecuritySettingsUpdate {
@@ -26,6 +30,8 @@ export interface SecuritySettingsUpdate {
   jwtRefreshGraceSeconds?: number;
   allowRegistration?: boolean;
   sessionMaxAgeSeconds?: number;
+  requireTwoFactorRoles?: Role[];
+  requireVerifiedEmail?: boolean;
 }
 
 /** The environment variable that, when set, decides a setting (the admin page names it beside the value). */
@@ -40,6 +46,8 @@ const KEYS = {
   jwtRefreshGraceSeconds: 'security.jwtRefreshGraceSeconds',
   allowRegistration: 'security.allowRegistration',
   sessionMaxAgeSeconds: 'security.sessionMaxAgeSeconds',
+  requireTwoFactorRoles: 'security.requireTwoFactorRoles',
+  requireVerifiedEmail: 'security.requireVerifiedEmail',
 } as const;
 
 /**
@@ -56,6 +64,8 @@ export function createSettingsService(deps: { config: Config; models: Models; ac
     const storedGrace = values.get(KEYS.jwtRefreshGraceSeconds);
     const storedAllow = values.get(KEYS.allowRegistration);
     const storedMaxAge = values.get(KEYS.sessionMaxAgeSeconds);
+    const storedTwoFactorRoles = values.get(KEYS.requireTwoFactorRoles);
+    const storedRequireVerified = values.get(KEYS.requireVerifiedEmail);
 
     const jwtExpiresIn = config.jwtExpiresIn
       ? { ...config.jwtExpiresIn, source: 'env' as const }
@@ -82,6 +92,12 @@ export function createSettingsService(deps: { config: Config; models: Models; ac
       sessionMaxAgeSeconds: { ...maxAge, seconds: maxAge.value },
       allowRegistration:
         typeof storedAllow === 'boolean' ? { value: storedAllow, source: 'admin' } : { value: true, source: 'default' },
+      // Only known roles, in the catalogue's order: a stored list never names a role that does not exist.
+      requireTwoFactorRoles: Array.isArray(storedTwoFactorRoles)
+        ? { value: ROLES.filter((role) => storedTwoFactorRoles.includes(role)), source: 'admin' }
+        : { value: [], source: 'default' },
+      requireVerifiedEmail:
+        typeof storedRequireVerified === 'boolean' ? { value: storedRequireVerified, source: 'admin' } : { value: false, source: 'default' },
     };
   }
 

@@ -18,6 +18,8 @@ export const USER_ADMIN_MESSAGES = {
 /** A user as the admin API shows it (CONTRACT 4): never a hash, epoch or other internal field. */
 export interface AdminUserView extends PublicUser {
   active: boolean;
+  /** The address was proven (CONTRACT 12). */
+  emailVerified: boolean;
   createdAt: Date;
 }
 
@@ -27,6 +29,8 @@ export interface UserListQuery {
   /** Substring of email, username, first or last name (case-insensitive, taken literally). */
   q?: string;
   role?: Role;
+  /** false: only accounts whose address is unproven (CONTRACT 12 "unverified"); true: only verified ones. */
+  verified?: boolean;
 }
 
 export interface AdminUserCreate {
@@ -44,6 +48,8 @@ export interface AdminUserChanges {
   username?: string;
   firstName?: string | null;
   lastName?: string | null;
+  /** An admin's word that the address is the user's (true), or that it must be proven again (false). */
+  emailVerified?: boolean;
 }
 
 const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
@@ -70,7 +76,7 @@ function idsNewestFirst(rows: { id: string; createdAt: Date | string }[]): strin
 }
 
 export function toAdminUserView(user: User): AdminUserView {
-  return { ...toPublicUser(user), active: Boolean(user.active), createdAt: user.createdAt };
+  return { ...toPublicUser(user), active: Boolean(user.active), emailVerified: Boolean(user.emailVerifiedAt), createdAt: user.createdAt };
 }
 
 /**
@@ -111,6 +117,7 @@ export function createUserAdminService(deps: {
   async function list(query: UserListQuery): Promise<{ users: AdminUserView[]; total: number; page: number; limit: number }> {
     const conditions: WhereOptions[] = [];
     if (query.role) conditions.push({ role: query.role });
+    if (query.verified !== undefined) conditions.push({ emailVerifiedAt: query.verified ? { [Op.ne]: null } : null });
     if (query.q) conditions.push(searchCondition(query.q));
     const where: WhereOptions = { [Op.and]: conditions };
     const offset = (query.page - 1) * query.limit;
@@ -217,13 +224,17 @@ export function createUserAdminService(deps: {
         const value = input[field];
         if (value !== undefined && value !== user[field]) changes[field] = { from: user[field], to: value };
       }
+      const verifiedBefore = Boolean(user.emailVerifiedAt);
+      if (input.emailVerified !== undefined && input.emailVerified !== verifiedBefore) changes.emailVerified = { from: verifiedBefore, to: input.emailVerified };
       if (Object.keys(changes).length > 0) {
         const losesAdmin = (changes.role && changes.role.from === 'admin') || changes.active?.to === false;
         if (losesAdmin) assertAnotherAdminRemains(activeAdmins, user.id);
         if (changes.username && (await usernameTaken(input.username as string, user.id, transaction))) {
           throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);
         }
-        user.set(Object.fromEntries(Object.entries(changes).map(([field, change]) => [field, change.to])));
+        const { emailVerified, ...columns } = changes;
+        user.set(Object.fromEntries(Object.entries(columns).map(([field, change]) => [field, change.to])));
+        if (emailVerified) user.set('emailVerifiedAt', emailVerified.to ? new Date() : null);
         await user.save({ transaction });
         if (changes.role || changes.active?.to === false) await tokens.revokeAllForUser(user.id, { transaction });
       }

@@ -20,6 +20,7 @@ interface AuthUserRow {
   active: number | boolean;
   token_epoch: number | string;
   password_hash: string | null;
+  email_verified_at: string | Date | null;
   /** The profile's JSON text; null when the user has no profile row. */
   profile_data: string | null;
 }
@@ -36,7 +37,7 @@ interface AuthUserRow {
  * Columns as created by the migrations of `users` and `user_profiles`.
  */
 const SELECT_AUTH_USER = `SELECT u.id, u.email, u.username, u.first_name, u.last_name, u.role, u.active, u.token_epoch,
-  u.password_hash, p.data AS profile_data
+  u.password_hash, u.email_verified_at, p.data AS profile_data
   FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE`;
 
 function toRecord(row: AuthUserRow): AuthUserRecord {
@@ -51,6 +52,7 @@ function toRecord(row: AuthUserRow): AuthUserRecord {
       role: row.role,
       tokenEpoch: Number(row.token_epoch),
       profileData,
+      emailVerified: row.email_verified_at !== null,
     },
     active: Number(row.active) === 1,
     passwordHash: row.password_hash,

@@ -15,6 +15,8 @@ export interface AuthUser extends PublicUser {
   tokenEpoch: number;
   /** Custom profile data as stored (defaults are applied when answered). */
   profileData: Record<string, unknown>;
+  /** Whether the address was proven (CONTRACT 12 `emailVerified`); absent in entries cached before it existed. */
+  emailVerified?: boolean;
 }
 
 /** Claims of an access token (CONTRACT 3), plus `ep`, the user's token epoch at issue. */
@@ -41,6 +43,9 @@ export interface AccessClaims {
   sid?: string;
   /** Epoch seconds of the sign-in (CONTRACT 8 `auth_time`), carried through refresh: what step-up checks. */
   auth_time?: number;
+  /** JWT_ISSUER, and JWT_AUDIENCE when set (CONTRACT 11): checked on every full verification. */
+  iss?: string;
+  aud?: string;
 }
 
 declare global {
@@ -73,5 +78,5 @@ export function toPublicUser(user: Pick<User, 'id' | 'email' | 'username' | 'fir
 /** The signed-in user's shape (also what the verification cache holds), with its stored profile data. */
 export function toAuthUser(user: User): AuthUser {
   const profile = (user as User & { profile?: { data?: Record<string, unknown> } | null }).profile;
-  return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: profile?.data ?? {} };
+  return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: profile?.data ?? {}, emailVerified: Boolean(user.emailVerifiedAt) };
 }

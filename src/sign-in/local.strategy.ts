@@ -2,6 +2,7 @@ import { Strategy as LocalStrategy, type IVerifyOptions } from 'passport-local';
 import type { PasswordLogin } from './password-login';
 import { type SignInFailure, type SignInInfo, throttledSignIn } from './sign-in-result';
 import { AUTH_MESSAGES } from '../services/auth.service';
+import { EMAIL_VERIFICATION_MESSAGES } from '../services/email-verification.service';
 
 /**
  * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a
@@ -18,7 +19,9 @@ export function createLocalStrategy(login: PasswordLogin) {
       }
       if (result.reason === 'throttled') return done(null, false, throttledSignIn({ method: 'password', ...result }));
       const audit = { action: 'auth.login_failed' as const, userId: result.userId, email: result.email, details: { method: 'password', reason: result.reason } };
-      const failure: SignInFailure = { message: AUTH_MESSAGES.invalidCredentials, audit };
+      // Only the right password learns that the address is unverified (CONTRACT 12: 403, a new link mailed).
+      const failure: SignInFailure =
+        result.reason === 'email_not_verified' ? { message: EMAIL_VERIFICATION_MESSAGES.notVerified, status: 403, audit } : { message: AUTH_MESSAGES.invalidCredentials, audit };
       return done(null, false, failure);
     }, done);
   });

@@ -5,11 +5,14 @@ import type { AuthUserRecord, AuthUserRecords } from '../sessions/auth-user-reco
 import type { PasswordService } from '../credentials/password.service';
 import { normalizeEmail } from '../services/user.service';
 import type { PasswordCheckFailure, PasswordChecker } from '../credentials/password-check';
+import type { EmailVerificationService } from '../services/email-verification.service';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }
   /** Unknown email, wrong password, deactivated: the reason is for the activity log only; every client sees the same 401. */
   | { ok: false; reason: PasswordCheckFailure; email: string; userId: string | null }
+  /** The right password of an unverified account while `requireVerifiedEmail` is on: 403 (CONTRACT 12). */
+  | { ok: false; reason: 'email_not_verified'; email: string; userId: string }
   /** Too many failures for this email lately (known or not): 429 until the block ends (`until`, epoch ms). */
   | { ok: false; reason: 'throttled'; email: string; userId: string | null; retryAfterSeconds: number; until: number };
 
@@ -20,7 +23,15 @@ export type PasswordLoginResult =
  * hash is replaced on success by a conditional UPDATE (`WHERE id = ? AND password_hash = <old>`), so of
  * many parallel sign-ins exactly one rewrites it.
  */
-export function createPasswordLogin(deps: { models: Models; authUsers: AuthUserRecords; passwords: Pick<PasswordService, 'hash'>; checkPassword: PasswordChecker; logger: Logger }) {
+export function createPasswordLogin(deps: {
+  models: Models;
+  authUsers: AuthUserRecords;
+  passwords: Pick<PasswordService, 'hash'>;
+  checkPassword: PasswordChecker;
+  /** Only after the right password: whether an unverified address may sign in (and its new link). */
+  verification: Pick<EmailVerificationService, 'passwordSignInAllowed'>;
+  logger: Logger;
+}) {
   const { models, authUsers, passwords, checkPassword, logger } = deps;
 
   async function upgradeHash(record: AuthUserRecord, password: string): Promise<boolean> {
@@ -47,6 +58,7 @@ export function createPasswordLogin(deps: { models: Models; authUsers: AuthUserR
     // Only a stored hash can match, so a success always has its record.
     const matched = record as AuthUserRecord;
     const passwordRehashed = result.needsRehash ? await upgradeHash(matched, password) : false;
+    if (!(await deps.verification.passwordSignInAllowed(matched.user))) return { ok: false, reason: 'email_not_verified', email, userId: matched.user.id };
     return { ok: true, user: matched.user, passwordRehashed };
   }
 

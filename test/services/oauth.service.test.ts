@@ -31,7 +31,7 @@ function service() {
   const settings = createSettingsService({ config, models, activity, store, logger });
   const users = createUserService({ sequelize, models, passwords: createPasswordService({ iterations: config.passwordIterations }), profiles, settings });
   const providers = createOAuthProviders({ config, plugins, store });
-  return createOAuthService({ sequelize, models, users, activity, providers, notices: { send: () => undefined } });
+  return createOAuthService({ sequelize, models, users, activity, providers, notices: { send: () => undefined }, verification: { proven: async () => ({ changed: false, passwordCleared: false }) } });
 }
 
 function identity(overrides: Partial<OAuthIdentity> = {}): OAuthIdentity {

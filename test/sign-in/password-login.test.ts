@@ -42,6 +42,7 @@ describe('password login (the passport-local verify step)', () => {
       authUsers: createAuthUserRecords(sequelize),
       passwords,
       checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }) }),
+      verification: { passwordSignInAllowed: async () => true },
       logger,
     });
     // The dummy hash is made once per process: make it now, so the counts below are the steady state.

@@ -39,9 +39,9 @@ export function cookieHeader(res: Response): string {
 
 const hasher = () => createPasswordService({ iterations: ctx().config.passwordIterations });
 
-/** A user row made directly (no rate limits involved), with a profile row and a PBKDF2 password. */
+/** A user row made directly (no rate limits involved), with a profile row, a PBKDF2 password and a verified address. */
 export async function makeUser(
-  options: { email?: string; password?: string | null; passwordHash?: string | null; role?: Role; active?: boolean } = {},
+  options: { email?: string; password?: string | null; passwordHash?: string | null; role?: Role; active?: boolean; emailVerified?: boolean } = {},
 ): Promise<User> {
   const { models } = ctx();
   const email = options.email ?? uniqueEmail();
@@ -56,6 +56,8 @@ export async function makeUser(
     role: options.role ?? 'viewer',
     active: options.active ?? true,
     passwordHash,
+    // An established account unless a test says otherwise (CONTRACT 12: an unverified one with a password is squattable).
+    emailVerifiedAt: options.emailVerified === false ? null : new Date(),
   });
   await models.UserProfile.create({ userId: user.id, data: {} });
   return user;

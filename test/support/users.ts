@@ -5,6 +5,7 @@ import { createActivityService } from '../../src/services/activity.service';
 import { createTokenService, type SignInSession, type TokenService } from '../../src/sessions/token.service';
 import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
 import { createRevocations } from '../../src/sessions/revocations';
+import { createSigningKeys } from '../../src/sessions/signing-keys';
 import type { Role, User } from '../../src/models';
 
 /** Columns a test may set on its user; everything else gets a unique or default value. */
@@ -15,6 +16,8 @@ export interface TestUserOverrides {
   lastName?: string | null;
   active?: boolean;
   passwordHash?: string | null;
+  /** Verified unless false (CONTRACT 12). */
+  emailVerified?: boolean;
 }
 
 const tokenServices = new WeakMap<TestContext, TokenService>();
@@ -26,7 +29,8 @@ function tokenService(): TokenService {
   if (!service) {
     const settings = createSettingsService({ config: c.config, models: c.models, activity: createActivityService({ sequelize: c.sequelize, models: c.models, logger: c.logger }), store: c.store, logger: c.logger });
     const revocations = createRevocations({ models: c.models, store: c.store, logger: c.logger });
-    service = createTokenService({ config: c.config, models: c.models, authUsers: createAuthUserRecords(c.sequelize), store: c.store, settings, revocations, logger: c.logger });
+    const signingKeys = createSigningKeys({ config: c.config, models: c.models, store: c.store, settings, logger: c.logger });
+    service = createTokenService({ config: c.config, models: c.models, authUsers: createAuthUserRecords(c.sequelize), store: c.store, settings, revocations, signingKeys, logger: c.logger });
     tokenServices.set(c, service);
   }
   return service;
@@ -45,6 +49,7 @@ export async function createTestUser(role: Role = 'viewer', overrides: TestUserO
     role,
     active: overrides.active ?? true,
     passwordHash: overrides.passwordHash ?? null,
+    emailVerifiedAt: overrides.emailVerified === false ? null : new Date(),
   });
   await models.UserProfile.create({ userId: user.id, data: {} });
   return user;

@@ -16,6 +16,8 @@ export interface PageField {
   options?: { value: string; label: string }[];
   rows?: number;
   hint?: string;
+  /** A new password: the page draws a strength meter after it (public/password-strength.js). */
+  strength?: boolean;
 }
 
 /** SPEC 2.3 built-in profile fields as controls; their rules are the profile API's schema (PROFILE_ENDPOINTS). */

@@ -11,6 +11,7 @@ import { USERS_ENDPOINTS } from '../../routes/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges } from '../../services/user-admin.service';
 import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-page-fields';
 import { formFields } from './form-input';
+import { createPasskeysCard } from './passkeys-card';
 
 const NAME_FIELDS: readonly PageField[] = [
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
@@ -22,7 +23,7 @@ const PASSWORD_FIELDS: readonly PageField[] = [
   { name: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true },
   {
     name: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', required: true,
-    minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max, hint: `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters. Every other session of yours ends.`,
+    minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max, hint: `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters, not a common or easily guessed password. Every other session of yours ends.`, strength: true,
   },
 ];
 
@@ -30,17 +31,21 @@ const passwordChange = z.strictObject({ currentPassword: signInPassword, newPass
 
 /** `/admin/profile`: any signed-in user's own names, profile fields, password and linked accounts. */
 export function createProfilePageController(container: Container) {
-  const { userAdmin, profiles, account, tokens, userSessions, cookies, oauth } = container;
+  const { userAdmin, profiles, account, tokens, userSessions, cookies, oauth, lifecycle } = container;
   const customFields = visibleFields(profiles.definition.fields);
   const self = (req: Request) => (req.user as Express.User).id;
+  const passkeysCard = createPasskeysCard(container);
 
   async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
-    const [user, profile, linked, sessions] = await Promise.all([
-      userAdmin.get(self(req)), profiles.get(self(req)), oauth.linkedAccountsView(self(req)), userSessions.list(self(req), req.tokenClaims?.sid),
+    // The Passkeys card brings its own data (its partial reads `passkeys` from res.locals).
+    res.locals.passkeys = await passkeysCard.view(self(req));
+    const [user, profile, linked, sessions, accountCards, twoFactorStatus] = await Promise.all([
+      userAdmin.get(self(req)), profiles.get(self(req)), oauth.linkedAccountsView(self(req)), userSessions.list(self(req), req.tokenClaims?.sid), lifecycle.cardsView(self(req)),
+      container.twoFactor.status(self(req)),
     ]);
     const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
     renderForm(res, 'admin/profile', status, {
-      title: 'Your profile', user, nameFields: NAME_FIELDS, passwordFields: PASSWORD_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, linked, sessions, ...state, values,
+      title: 'Your profile', user, nameFields: NAME_FIELDS, passwordFields: PASSWORD_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, linked, sessions, accountCards, twoFactorStatus, ...state, values,
     });
   }
 
@@ -91,5 +96,5 @@ export function createProfilePageController(container: Container) {
     res.redirect(303, withNotice('/admin/profile', 'sessions_revoked'));
   };
 
-  return { show, update, changePassword, revokeSession, revokeOtherSessions };
+  return { draw, show, update, changePassword, revokeSession, revokeOtherSessions };
 }

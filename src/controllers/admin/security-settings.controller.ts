@@ -6,6 +6,7 @@ import { keptValues, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { securitySettingsUpdate } from '../../routes/settings.schemas';
+import { ROLES } from '../../models';
 import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
 
 const PAGE = { view: 'admin/settings/security', title: 'Security settings', path: '/admin/settings/security' } as const;
@@ -22,7 +23,22 @@ function valuesOf(current: SecuritySettings): Record<string, unknown> {
     jwtRefreshGraceSeconds: current.jwtRefreshGraceSeconds.value,
     allowRegistration: current.allowRegistration.value,
     sessionMaxAgeSeconds: current.sessionMaxAgeSeconds.value,
+    requireTwoFactorRoles: current.requireTwoFactorRoles.value,
+    requireVerifiedEmail: current.requireVerifiedEmail.value,
   };
+}
+
+/** The ticked role checkboxes (`requireTwoFactorRoles`: one value or several); a form drawn before the card existed leaves it unchanged. */
+function checkedRoles(body: Record<string, unknown>, current: SecuritySettings): unknown {
+  if (body.requireTwoFactorRolesShown === undefined) return current.requireTwoFactorRoles.value;
+  const ticked = body.requireTwoFactorRoles;
+  const list = ticked === undefined ? [] : Array.isArray(ticked) ? ticked : [ticked];
+  return (ROLES as readonly unknown[]).filter((role) => list.includes(role)).concat(list.filter((item) => !(ROLES as readonly unknown[]).includes(item)));
+}
+
+/** Lists compare by their items (the role checkboxes), everything else by value. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((item, i) => item === b[i]) : a === b;
 }
 
 /**
@@ -38,10 +54,13 @@ function changesFrom(body: Record<string, unknown>, current: SecuritySettings): 
     allowRegistration: coerceBoolean(body.allowRegistration),
     // Left out of a form drawn before the field existed: unchanged.
     sessionMaxAgeSeconds: body.sessionMaxAgeSeconds === undefined ? current.sessionMaxAgeSeconds.value : (coerceNumber(body.sessionMaxAgeSeconds) ?? ''),
+    requireTwoFactorRoles: checkedRoles(body, current),
+    // A form drawn before the checkbox existed leaves it unchanged.
+    requireVerifiedEmail: body.requireVerifiedEmailShown === undefined ? current.requireVerifiedEmail.value : coerceBoolean(body.requireVerifiedEmail),
   };
   return Object.fromEntries(
     (Object.keys(posted) as SettingName[])
-      .filter((name) => current[name].source !== 'env' && posted[name] !== current[name].value)
+      .filter((name) => current[name].source !== 'env' && !sameValue(posted[name], current[name].value))
       .map((name) => [name, posted[name]]),
   );
 }
@@ -57,6 +76,7 @@ export function createSecuritySettingsPage({ settings }: Container) {
       title: PAGE.title,
       current,
       envVariables: SECURITY_ENV_VARIABLES,
+      roles: ROLES,
       values: state.values ?? valuesOf(current),
       errors: state.errors ?? {},
       error: state.error ?? null,
@@ -75,7 +95,7 @@ export function createSecuritySettingsPage({ settings }: Container) {
 
   const redraw: FormRedraw = (req, res, failure) => {
     const body = keptValues(req.body);
-    const values = { ...body, allowRegistration: coerceBoolean(body.allowRegistration) === true };
+    const values = { ...body, allowRegistration: coerceBoolean(body.allowRegistration) === true, requireTwoFactorRoles: [body.requireTwoFactorRoles ?? []].flat(), requireVerifiedEmail: coerceBoolean(body.requireVerifiedEmail) === true };
     const refused = Object.keys(failure.errors).length > 0;
     return draw(res, failure.status, { values, errors: failure.errors, error: refused ? MESSAGES.refused : failure.error });
   };

@@ -18,7 +18,7 @@ const NEW_USER_FIELDS: readonly PageField[] = [
   { name: 'email', label: 'Email', type: 'email', autocomplete: 'off', required: true, maxlength: EMAIL_MAX_LENGTH },
   {
     name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', minlength: PASSWORD_LENGTH.min, maxlength: PASSWORD_LENGTH.max,
-    hint: `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters. Leave empty for a user who signs in with a code, a link or a provider.`,
+    hint: `${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters, not a common or easily guessed password. Leave empty for a user who signs in with a code, a link or a provider.`, strength: true,
   },
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'off', minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max, hint: 'Leave empty to derive it from the email.' },
   { name: 'firstName', label: 'First name', type: 'text', autocomplete: 'off', maxlength: NAME_MAX_LENGTH },
@@ -32,6 +32,7 @@ const EDIT_USER_FIELDS: readonly PageField[] = [
   { name: 'lastName', label: 'Last name', type: 'text', autocomplete: 'off', maxlength: NAME_MAX_LENGTH },
   { name: 'role', label: 'Role', type: 'select', options: roleOptions },
   { name: 'active', label: 'Active (may sign in)', type: 'checkbox' },
+  { name: 'emailVerified', label: 'Email address verified', type: 'checkbox', hint: 'Tick when you know the address is theirs. An unverified account that has a password loses it when the owner of the address signs in by code, link or provider.' },
 ];
 
 const DELETE_CONFIRM = 'Tick the box to confirm the deletion';
@@ -46,7 +47,7 @@ function atField(err: unknown, field: (message: string) => string | null): never
 }
 
 /** Pages of /admin/users (`manage:users`): the same user-admin and profile services as /api/users. */
-export function createUsersPageController({ userAdmin, profiles, userSessions }: Container) {
+export function createUsersPageController({ userAdmin, profiles, userSessions, twoFactor }: Container) {
   const customFields = visibleFields(profiles.definition.fields);
 
   const list: RequestHandler = async (req, res) => {
@@ -72,16 +73,16 @@ export function createUsersPageController({ userAdmin, profiles, userSessions }:
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
     const id = req.params.id as string;
-    const [user, profile, sessions] = await Promise.all([userAdmin.get(id), profiles.get(id), userSessions.list(id, req.tokenClaims?.sid)]);
+    const [user, profile, sessions, twoFactorStatus] = await Promise.all([userAdmin.get(id), profiles.get(id), userSessions.list(id, req.tokenClaims?.sid), twoFactor.status(id)]);
     const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
     renderForm(res, 'admin/users/edit', status, {
-      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, sessions, ...state, values,
+      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, sessions, twoFactorStatus, ...state, values,
     });
   }
 
   const editForm: RequestHandler = (req, res) => drawEdit(req, res, 200, {});
   const redrawEdit: FormRedraw = (req, res, failure) =>
-    drawEdit(req, res, failure.status, { ...failure, values: { ...keptProfileValues(profiles, req.body as Record<string, unknown>), active: lastValue(req.body, 'active') === 'on' } });
+    drawEdit(req, res, failure.status, { ...failure, values: { ...keptProfileValues(profiles, req.body as Record<string, unknown>), active: lastValue(req.body, 'active') === 'on', emailVerified: lastValue(req.body, 'emailVerified') === 'on' } });
 
   /**
    * Checks every field first (standard and custom), then saves the account, whose last-admin and username rules
@@ -91,7 +92,7 @@ export function createUsersPageController({ userAdmin, profiles, userSessions }:
     const id = req.params.id as string;
     const body = req.body as Record<string, unknown>;
     const fields = formFields(body, ['username', 'firstName', 'lastName', 'role'], { empty: null });
-    const account = USERS_ENDPOINTS.update.body.safeParse({ ...fields, active: checkbox(body, 'active') });
+    const account = USERS_ENDPOINTS.update.body.safeParse({ ...fields, active: checkbox(body, 'active'), emailVerified: checkbox(body, 'emailVerified') });
     const stored = await profiles.get(id);
     const profile = readProfileForm(profiles, body);
     const errors = { ...(account.success ? {} : fieldErrors(account.error)), ...profile.errors };

@@ -3,6 +3,8 @@ import type { Container } from '../../container';
 import { dashboardPageRoutes } from './dashboard.routes';
 import { usersPageRoutes } from './users.routes';
 import { profilePageRoutes } from './profile.routes';
+import { twoFactorPageRoutes } from './two-factor.routes';
+import { accountPageRoutes } from './account.routes';
 import { contentPageRoutes } from './content.routes';
 import { collectionsPageRoutes } from './collections.routes';
 import { activityPageRoutes } from './activity.routes';
@@ -18,6 +20,8 @@ export function adminRoutes(container: Container): Router {
   router.use(dashboardPageRoutes(container));
   router.use(usersPageRoutes(container));
   router.use(profilePageRoutes(container));
+  router.use(twoFactorPageRoutes(container));
+  router.use(accountPageRoutes(container));
   router.use(contentPageRoutes(container));
   router.use(collectionsPageRoutes(container));
   router.use(activityPageRoutes(container));

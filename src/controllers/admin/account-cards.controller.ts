@@ -1,0 +1,58 @@
+import type { Request, RequestHandler } from 'express';
+import type { Container } from '../../container';
+import { AppError } from '../../http/app-error';
+import { formPost, keptValues, type FormRedraw } from '../../http/pages';
+import { withNotice } from '../../http/notices';
+import { parseOrThrow } from '../../http/validate';
+import { emailChangeBody } from '../../routes/account.schemas';
+import { actorOf } from '../account.controller';
+import { createProfilePageController } from './profile.controller';
+import { formFields, lastValue } from './form-input';
+
+const PROFILE = '/admin/profile';
+const MESSAGES = {
+  emailNotChanged: 'Your email address was not changed.',
+  notDeleted: 'Your account was not deleted.',
+  confirm: 'tick the box to confirm',
+} as const;
+
+/**
+ * The profile page's account cards (CONTRACT 12) as forms: resend the verification link, change email, delete
+ * the account. Each goes through the same service call as the JSON API; a refusal redraws the profile page
+ * with the card's own errors (their field names would clash with the password card's).
+ */
+export function createAccountCardsController(container: Container) {
+  const { emailVerification, lifecycle, cookies, sessions } = container;
+  const profilePage = createProfilePageController(container);
+
+  const resendVerification: RequestHandler = async (req, res) => {
+    await emailVerification.resend(actorOf(req).userId);
+    res.redirect(303, withNotice(PROFILE, 'verification_sent'));
+  };
+
+  const redrawEmailChange: FormRedraw = (req: Request, res, failure) =>
+    profilePage.draw(req, res, failure.status, {
+      emailChange: { values: keptValues(req.body), errors: failure.errors },
+      error: failure.status === 429 ? `${MESSAGES.emailNotChanged} ${failure.error}` : MESSAGES.emailNotChanged,
+    });
+
+  const changeEmail = formPost(async (req, res) => {
+    const input = parseOrThrow(emailChangeBody, formFields(req.body, ['newEmail', 'currentPassword']));
+    await lifecycle.requestEmailChange(actorOf(req), input);
+    res.redirect(303, withNotice(PROFILE, 'email_change_requested'));
+  }, redrawEmailChange);
+
+  const redrawDeletion: FormRedraw = (req, res, failure) =>
+    profilePage.draw(req, res, failure.status, { deletion: { errors: failure.errors }, error: failure.status === 409 ? failure.error : MESSAGES.notDeleted });
+
+  /** After the confirmation box: the account goes, and this browser is signed out. */
+  const deleteAccount = formPost(async (req, res) => {
+    if (lastValue(req.body, 'confirm') !== 'yes') throw AppError.validation({ confirm: MESSAGES.confirm });
+    await lifecycle.deleteOwnAccount(actorOf(req));
+    cookies.clear(res);
+    await sessions.end(req, res);
+    res.redirect(303, withNotice('/auth/login', 'account_deleted'));
+  }, redrawDeletion);
+
+  return { resendVerification, changeEmail, deleteAccount };
+}
