@@ -28,7 +28,7 @@ describe('admin settings and plugin pages in a real browser', function () {
     assert.equal(new URL(target.url()).pathname, '/auth/login', 'the page sends a signed-out visitor to sign in');
     await target.getByLabel('Email').fill(email);
     await target.getByLabel('Password').fill(PASSWORD);
-    await Promise.all([target.waitForURL((url) => url.pathname === next), target.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([target.waitForURL((url) => url.pathname === next), target.getByRole('button', { name: 'Sign in', exact: true }).click()]);
   }
 
   async function submit(target: Page, button: string): Promise<void> {

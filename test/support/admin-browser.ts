@@ -38,7 +38,8 @@ export async function signInThrough(page: Page, baseUrl: string, pathname: strin
   assert.equal(new URL(page.url()).pathname, '/auth/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  // Exact: the page also has "Sign in with a passkey".
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
   const landed = new URL(page.url());
   assert.equal(`${landed.pathname}${landed.search}`, pathname);
 }

@@ -160,8 +160,6 @@ export function buildApp(options: BuildAppOptions = {}): Express {
 }
 
 const TABLES_CHILD_FIRST = [
-  'recovery_codes',
-  'two_factor',
   'content',
   'collections',
   'activity_logs',

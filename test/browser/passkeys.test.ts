@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { buildApp, ctx } from '../support/context';
+import { launchBrowser } from '../support/browser';
+import { makeUser } from '../support/auth';
+import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+
+/**
+ * The app at http://localhost:<port>, BASE_URL saying so: WebAuthn takes `localhost` as RP ID over plain
+ * http (a secure context), never 127.0.0.1 (an IP address is no RP ID).
+ */
+async function serveAtLocalhost(): Promise<{ url: string; close: () => Promise<void> }> {
+  let app: Express | undefined;
+  const server = http.createServer((req, res) => app!(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  app = buildApp({ env: { BASE_URL: url } });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Chromium's virtual authenticator (DevTools protocol): a platform authenticator with resident keys and user
+ * verification that says yes at once, as a laptop's fingerprint reader would for its owner.
+ */
+async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
+}
+
+const passkeysCard = (page: Page) => page.locator('section', { has: page.getByRole('heading', { name: 'Passkeys' }) });
+
+async function signOut(page: Page): Promise<void> {
+  await submit(page, 'Sign out');
+  assert.equal(new URL(page.url()).pathname, '/auth/login');
+}
+
+describe('passkeys in a real browser (Chromium virtual authenticator)', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof serveAtLocalhost>>;
+  let context: BrowserContext;
+  let page: Page;
+  let checkScripts: () => Promise<void>;
+
+  before(async () => {
+    browser = await launchBrowser();
+    server = await serveAtLocalhost();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    checkScripts = watchForScripts(page);
+  });
+  afterEach(async () => {
+    await checkScripts();
+    await context.close();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('when a user adds a passkey on their profile, signs out and signs in with it, then removes it, then the passkey is refused', async () => {
+    const user = await makeUser({ role: 'author' });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
+    await signInThrough(page, server.url, '/admin/profile', user.email);
+    const card = passkeysCard(page);
+    assert.equal(await card.getByText('No passkeys yet.').count(), 1);
+
+    await card.getByLabel('Name for the new passkey (optional)').fill('Work laptop');
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('notice') === 'passkey_added'), card.getByRole('button', { name: 'Add a passkey' }).click()]);
+    assert.equal(await page.getByRole('status').textContent(), 'Passkey added. You can now sign in with it.');
+    assert.deepEqual((await card.locator('tbody tr td').allTextContents()).map((text) => text.trim()).filter(Boolean).slice(0, 1), ['Work laptop']);
+    assert.match((await card.locator('tbody tr').textContent()) ?? '', /Never/);
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    assert.equal(credentials.length, 1);
+    assert.equal(credentials[0].isResidentCredential, true, 'a discoverable passkey');
+    assert.equal(Buffer.from(credentials[0].userHandle ?? '', 'base64').toString(), user.id);
+    await screenshot(page, 'profile-passkeys');
+
+    await signOut(page);
+    const button = page.getByRole('button', { name: 'Sign in with a passkey' });
+    assert.ok(await button.isVisible());
+    await screenshot(page, 'login-passkey');
+    await Promise.all([page.waitForURL((url) => url.pathname === '/admin'), button.click()]);
+    await page.goto(`${server.url}/admin/profile`);
+    assert.doesNotMatch((await passkeysCard(page).locator('tbody tr').textContent()) ?? '', /Never/, 'last used is set');
+    const session = await ctx().models.Session.findOne({ where: { userId: user.id, method: 'passkey' } });
+    assert.ok(session, 'the sign-in is a passkey session');
+    assert.ok(await page.locator('section', { has: page.getByRole('heading', { name: 'Sessions' }) }).getByText('by passkey').count());
+
+    await submit(page, 'Remove passkey Work laptop');
+    assert.equal(await page.getByRole('status').textContent(), 'Passkey removed. It can no longer sign in.');
+    assert.equal(await passkeysCard(page).getByText('No passkeys yet.').count(), 1);
+    assert.equal(await ctx().models.Passkey.count({ where: { userId: user.id } }), 0);
+
+    // The authenticator still holds the credential; the service no longer knows it.
+    await signOut(page);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    const error = page.locator('#passkey-sign-in-error');
+    await error.waitFor({ state: 'visible' });
+    assert.equal(await error.textContent(), 'Passkey sign-in failed. Try again, or sign in another way.');
+    assert.equal(new URL(page.url()).pathname, '/auth/login');
+    assert.equal((await context.cookies()).find((cookie) => cookie.name === 'auth_token'), undefined);
+    await screenshot(page, 'login-passkey-refused');
+  });
+
+  it('when the sign-in page was opened with a redirect, then the passkey sign-in goes there', async () => {
+    const user = await makeUser({ role: 'author' });
+    await addVirtualAuthenticator(page);
+    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('notice') === 'passkey_added'), passkeysCard(page).getByRole('button', { name: 'Add a passkey' }).click()]);
+    assert.equal(await passkeysCard(page).locator('tbody tr').count(), 1);
+    await signOut(page);
+    await page.goto(`${server.url}/admin/profile`);
+    assert.equal(new URL(page.url()).pathname, '/auth/login');
+    await Promise.all([page.waitForURL((url) => url.pathname === '/admin/profile'), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+  });
+
+  it('when JavaScript is off, then the sign-in page offers no passkey and the password form still signs in; the profile says adding needs JavaScript', async () => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+    try {
+      const plain = await noScript.newPage();
+      const user = await makeUser({ role: 'author' });
+      await signInThrough(plain, server.url, '/admin/profile', user.email);
+      const card = passkeysCard(plain);
+      assert.equal(await card.getByRole('button', { name: 'Add a passkey' }).isVisible(), false);
+      assert.equal(await card.getByText('Adding a passkey needs JavaScript and a browser that supports passkeys.').isVisible(), true);
+      await plain.goto(`${server.url}/auth/login`);
+      assert.equal(await plain.getByRole('button', { name: 'Sign in', exact: true }).isVisible(), true);
+      assert.equal(await plain.getByRole('button', { name: 'Sign in with a passkey' }).isVisible(), false);
+    } finally {
+      await noScript.close();
+    }
+  });
+});
