@@ -12,6 +12,7 @@ import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http/http-server';
 import { createRetention, retentionRules } from './services/retention';
+import { standaloneSigningKeys } from './services/signing-key-start';
 
 /**
  * V8 lets the old generation grow to up to four times what the last full collection kept before it
@@ -54,6 +55,12 @@ async function main(): Promise<void> {
   await migrate(sequelize, logger);
   const models = defineModels(sequelize);
   const store = await createStore(config.redisUrl, logger);
+  // CONTRACT 11: every stored signing key must open under JWT_SECRET (else the start stops, naming the key),
+  // and an asymmetric JWT_ALGORITHM gets its first key here rather than at the first sign-in.
+  await standaloneSigningKeys({ config, sequelize, models, store, logger }).prepare().catch(async (err: unknown) => {
+    await Promise.allSettled([store.close(), sequelize.close()]);
+    throw err;
+  });
   const app = createApp({ config, logger, sequelize, models, store, profileDefinition });
   const retention = createRetention({ rules: retentionRules(models, config), store, logger });
 

@@ -1,5 +1,5 @@
 import type { ContentStatus, Role } from '../models';
-import { can } from './permissions';
+import { allows, type Permission } from './permissions';
 
 /** The parts of a content item the rules look at. */
 export interface ContentItemFacts {
@@ -11,6 +11,8 @@ export interface ContentItemFacts {
 export interface ContentActor {
   id: string;
   role: Role;
+  /** Set when an API key acts: what it was given (CONTRACT 11), within the role. */
+  keyPermissions?: ReadonlySet<Permission>;
 }
 
 function owns(actor: ContentActor, item: ContentItemFacts): boolean {
@@ -30,28 +32,28 @@ function owns(actor: ContentActor, item: ContentItemFacts): boolean {
 export const contentPolicy = {
   /** Whether the actor may see this item. */
   canRead(actor: ContentActor, item: ContentItemFacts): boolean {
-    return item.status === 'published' || can(actor.role, 'edit:any-content') || owns(actor, item);
+    return item.status === 'published' || allows(actor.role, 'edit:any-content', actor.keyPermissions) || owns(actor, item);
   },
 
   /** Which items a list shows: all of them, or published ones plus the actor's own. */
   readScope(actor: ContentActor): 'all' | 'published-or-own' {
-    return can(actor.role, 'edit:any-content') ? 'all' : 'published-or-own';
+    return allows(actor.role, 'edit:any-content', actor.keyPermissions) ? 'all' : 'published-or-own';
   },
 
   canCreate(actor: ContentActor, status: ContentStatus): boolean {
-    if (!can(actor.role, 'create:content')) return false;
-    return status !== 'published' || can(actor.role, 'publish:content');
+    if (!allows(actor.role, 'create:content', actor.keyPermissions)) return false;
+    return status !== 'published' || allows(actor.role, 'publish:content', actor.keyPermissions);
   },
 
   /** Whether the actor may change the item, ending in `nextStatus` (the current status when unchanged). */
   canEdit(actor: ContentActor, item: ContentItemFacts, nextStatus: ContentStatus = item.status): boolean {
-    const mayEdit = can(actor.role, 'edit:any-content') || (owns(actor, item) && can(actor.role, 'edit:own-content'));
+    const mayEdit = allows(actor.role, 'edit:any-content', actor.keyPermissions) || (owns(actor, item) && allows(actor.role, 'edit:own-content', actor.keyPermissions));
     if (!mayEdit) return false;
     const touchesPublished = item.status === 'published' || nextStatus === 'published';
-    return !touchesPublished || can(actor.role, 'publish:content');
+    return !touchesPublished || allows(actor.role, 'publish:content', actor.keyPermissions);
   },
 
   canDelete(actor: ContentActor, item: ContentItemFacts): boolean {
-    return can(actor.role, 'delete:any-content') || (owns(actor, item) && can(actor.role, 'delete:own-content'));
+    return allows(actor.role, 'delete:any-content', actor.keyPermissions) || (owns(actor, item) && allows(actor.role, 'delete:own-content', actor.keyPermissions));
   },
 };

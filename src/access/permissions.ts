@@ -32,6 +32,15 @@ const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   viewer: new Set<Permission>(['access:admin']),
 };
 
+/**
+ * Whether a signed-in request may use a permission: its role holds it and, when an API key signed it in,
+ * the key was given it too (CONTRACT 11: a key's permissions are a subset of the role's, checked against
+ * the role of now, so a demotion limits the key at once).
+ */
+export function allows(role: string, permission: Permission, keyPermissions?: ReadonlySet<Permission>): boolean {
+  return can(role, permission) && (keyPermissions === undefined || keyPermissions.has(permission));
+}
+
 /** Whether a role holds a permission; unknown roles hold none. */
 export function can(role: string, permission: Permission): boolean {
   return Object.hasOwn(ROLE_PERMISSIONS, role) && ROLE_PERMISSIONS[role as Role].has(permission);

@@ -6,7 +6,7 @@ import type { ContentInput, ContentListQuery } from '../services/content.service
 /** The signed-in caller as the content policy sees them (the route's guard has set req.user). */
 function actor(req: Request): ContentActor {
   const user = req.user as Express.User;
-  return { id: user.id, role: user.role };
+  return { id: user.id, role: user.role, keyPermissions: req.apiKey?.permissions };
 }
 
 /** Handlers of the CONTRACT 4 content API; which item a caller may touch is decided in the service. */

@@ -60,7 +60,7 @@ function impliedResponses(method: Method, endpoint: Endpoint): Record<number, st
   return implied;
 }
 
-const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }];
+const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }, { apiKeyAuth: [] }];
 
 /** `GET /api/users/{id}` → `getApiUsersById`: unique per operation, stable while the route stays. */
 export function operationIdOf(method: Method, path: string): string {
@@ -114,6 +114,8 @@ export class ApiDocs {
     this.registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     this.registry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_token' });
     this.registry.registerComponent('securitySchemes', 'sessionAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' });
+    // CONTRACT 11: an API key (ak_…) in X-API-Key, or as the Bearer value.
+    this.registry.registerComponent('securitySchemes', 'apiKeyAuth', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
   }
 
   add(method: Method, path: string, endpoint: Endpoint): void {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
-import { AUTH_COOKIE } from '../sessions/request-token';
+import { API_KEY_HEADER, AUTH_COOKIE } from '../sessions/request-token';
 import type { TokenService } from '../sessions/token.service';
 
 export const CSRF_COOKIE = 'csrf_token';
@@ -28,6 +28,8 @@ const EXEMPT_PATHS: ReadonlySet<string> = new Set([
   '/auth/reset-password',
   '/auth/sign-in/magic-link',
   '/auth/refresh',
+  // The second step of a sign-in: a signed-out page posts it, with the challenge its HttpOnly cookie carries.
+  '/auth/2fa/verify',
 ]);
 // Passkey sign-in is sign-in: JSON only (a cross-site form cannot send it), as a signed-out page must post it.
 const EXEMPT_PREFIXES: readonly string[] = ['/auth/otp/', '/auth/passkeys/login/'];
@@ -73,9 +75,9 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
    * The user the request's cookie credential speaks for: the `auth_token` cookie, else the server session
    * of a magic-link sign-in (`auth_session`, loaded before this middleware). Null without either.
    */
-  function cookieCredentialUserId(req: Request, cookies: Record<string, unknown>): string | null {
+  async function cookieCredentialUserId(req: Request, cookies: Record<string, unknown>): Promise<string | null> {
     const authCookie = cookies[AUTH_COOKIE];
-    const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? deps.tokens.signedSubject(authCookie) : null;
+    const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? await deps.tokens.signedSubject(authCookie) : null;
     return tokenUser ?? req.serverSession?.auth?.userId ?? null;
   }
 
@@ -102,18 +104,20 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
 
     if (SAFE_METHODS.has(req.method)) return next();
     if (req.headers.authorization !== undefined) return next();
+    // An API key request (CONTRACT 11) is judged by its key alone, never by a cookie (see api-key-check.ts).
+    if (req.headers[API_KEY_HEADER] !== undefined) return next();
     if (isExempt(req.path)) return next();
-    const userId = cookieCredentialUserId(req, cookies);
-    if (userId === null) return next();
-
-    const submitted = req.get(CSRF_HEADER) ?? formToken;
-    const valid =
-      cookieToken !== undefined &&
-      submitted !== undefined &&
-      sameText(submitted, cookieToken) &&
-      isValidFor(submitted, userId);
-    if (!valid) return next(new AppError(403, CSRF_MESSAGE, { hint: CSRF_PAGE_HINT }));
-    next();
+    cookieCredentialUserId(req, cookies).then((userId) => {
+      if (userId === null) return next();
+      const submitted = req.get(CSRF_HEADER) ?? formToken;
+      const valid =
+        cookieToken !== undefined &&
+        submitted !== undefined &&
+        sameText(submitted, cookieToken) &&
+        isValidFor(submitted, userId);
+      if (!valid) return next(new AppError(403, CSRF_MESSAGE, { hint: CSRF_PAGE_HINT }));
+      next();
+    }, next);
   };
 
   return { issue, protect };

@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../http/app-error';
 import { isBrowserRequest } from '../http/negotiation';
-import { can, type Permission } from '../access/permissions';
+import { allows, type Permission } from '../access/permissions';
 import type { CredentialCheck } from '../sessions/token-check';
 import type { Role } from '../models';
 import { withNotice } from '../http/notices';
+import type { SignedInGate } from './two-factor-gate';
 
 export const GUARD_MESSAGES = {
   unauthenticated: 'Authentication required',
@@ -31,20 +32,28 @@ function deny(req: Request, res: Response, next: NextFunction, status: 401 | 403
 }
 
 /**
- * The four route guards of SPEC "Route protection". The credential checks (access token first, then the
- * server session) are tried in order until one signs the request in.
+ * The four route guards of SPEC "Route protection". The credential checks (an API key, the access token,
+ * then the server session) are tried in order until one signs the request in.
  */
-export function createGuards(deps: { credentials: CredentialCheck[] }) {
-  const { credentials } = deps;
+export function createGuards(deps: { credentials: CredentialCheck[]; /** Run once a credential signed the request in (the two-factor enrolment gate). */ gate?: SignedInGate }) {
+  const { credentials, gate } = deps;
 
   async function signIn(req: Request): Promise<void> {
     for (const check of credentials) if (await check(req)) return;
   }
 
-  /** Sets req.user when a valid credential is present; never refuses by itself. */
-  const optionalAuth: RequestHandler = (req, _res, next) => {
+  /**
+   * Sets req.user when a valid credential is present; refuses only what the gate refuses for a signed-in
+   * user (JSON: its 403; browsers and admin pages: a redirect to its page).
+   */
+  const optionalAuth: RequestHandler = (req, res, next) => {
     if (req.user) return next();
-    signIn(req).then(() => next(), next);
+    signIn(req).then(async () => {
+      const refusal = req.user && gate ? await gate(req) : null;
+      if (!refusal) return next();
+      if (isBrowserRequest(req) || req.baseUrl.startsWith('/admin')) return res.redirect(302, refusal.page);
+      next(new AppError(refusal.status, refusal.message));
+    }).catch(next);
   };
 
   const requireAuth: RequestHandler = (req, res, next) => {
@@ -72,7 +81,7 @@ export function createGuards(deps: { credentials: CredentialCheck[] }) {
     (req, res, next) => {
       requireAuth(req, res, (err?: unknown) => {
         if (err) return next(err);
-        if (!can((req.user as Express.User).role, permission)) return deny(req, res, next, 403);
+        if (!allows((req.user as Express.User).role, permission, req.apiKey?.permissions)) return deny(req, res, next, 403);
         next();
       });
     };
@@ -87,7 +96,7 @@ export function createGuards(deps: { credentials: CredentialCheck[] }) {
       requireAuth(req, res, (err?: unknown) => {
         if (err) return next(err);
         const user = req.user as Express.User;
-        if (user.id !== req.params[param] && !can(user.role, permission)) return next(new AppError(403, GUARD_MESSAGES.notSelf));
+        if (user.id !== req.params[param] && !allows(user.role, permission, req.apiKey?.permissions)) return next(new AppError(403, GUARD_MESSAGES.notSelf));
         next();
       });
     };

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { deepFreeze } from '../util/deep-freeze';
-import jwt from 'jsonwebtoken';
 import type { Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
@@ -9,8 +8,8 @@ import type { KeyValueStore } from '../store';
 import type { AccessClaims, AuthUser } from './auth-user';
 import type { AuthUserRecords } from './auth-user-records';
 import type { Revocations } from './revocations';
+import type { SigningKeys } from './signing-keys';
 
-const ALGORITHM = 'HS256' as const;
 const VERIFICATION_CACHE_SECONDS = 300;
 
 interface CacheEntry {
@@ -18,7 +17,7 @@ interface CacheEntry {
   version: string | null;
   /** The revocation set's generation when the entry was made (see revocations.ts). */
   generation: string;
-  /** Fingerprint of the signing secret that verified the token: an entry outlives no secret rotation. */
+  /** Fingerprint of the secret, algorithm, issuer and audience that verified the token: an entry outlives none of them. */
   signer: string;
 }
 
@@ -96,7 +95,7 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
 }
 
 /**
- * Issues and verifies access tokens (HS256, pinned). Verification results are cached for five minutes
+ * Issues and verifies access tokens (the algorithm pinned: see signing-keys.ts). Verification results are cached for five minutes
  * in the key-value store under a hash of the whole token. Each user has a version key in the store that
  * any change (revocation, role, profile) replaces; a cached result under an old version is not trusted,
  * so revocation takes effect at once. The version key lives as long as the cache entries it guards.
@@ -109,12 +108,12 @@ export function createTokenService(deps: {
   settings: TokenSettings;
   /** Revoked token and session ids: durable in the database, mirrored in the store for the hot path. */
   revocations: Revocations;
+  /** Signs and checks signatures, `iss` and `aud` (HS256 with JWT_SECRET, or database keys: CONTRACT 11). */
+  signingKeys: SigningKeys;
   logger: Logger;
 }) {
-  const { models, authUsers, store, settings, revocations, logger } = deps;
-  // A KeyObject: jsonwebtoken re-parses a string secret on every call, about five times slower.
-  const key = crypto.createSecretKey(Buffer.from(deps.config.jwtSecret, 'utf8'));
-  const signer = crypto.hash('sha256', `verification-cache\0${deps.config.jwtSecret}`, 'hex').slice(0, 16);
+  const { models, authUsers, store, settings, revocations, signingKeys, logger } = deps;
+  const signer = signingKeys.fingerprint;
 
   /**
    * Tokens that passed through the cache recently, with what their strings determine: the unverified
@@ -132,20 +131,16 @@ export function createTokenService(deps: {
     recentTokens.set(token, facts);
   }
 
-  function decode(token: string, ignoreExpiration: boolean): AccessClaims | null {
-    try {
-      return asAccessClaims(jwt.verify(token, key, { algorithms: [ALGORITHM], ignoreExpiration }));
-    } catch {
-      return null;
-    }
+  async function decode(token: string, ignoreExpiration: boolean): Promise<AccessClaims | null> {
+    return asAccessClaims(await signingKeys.verify(token, { ignoreExpiration }));
   }
 
   /**
    * The user a token of ours names, its signature checked and its expiry not (CSRF binds its token to the
    * auth cookie's user, and an expired cookie still acts on logout). Null for anything we did not sign.
    */
-  function signedSubject(token: string): string | null {
-    return decode(token, true)?.sub ?? null;
+  async function signedSubject(token: string): Promise<string | null> {
+    return (await decode(token, true))?.sub ?? null;
   }
 
   /**
@@ -170,8 +165,9 @@ export function createTokenService(deps: {
       grace: jwtRefreshGraceSeconds.seconds,
       sid,
       auth_time: authTime,
+      ...signingKeys.issuerClaims(),
     };
-    const token = jwt.sign(claims, key, { algorithm: ALGORITHM });
+    const token = await signingKeys.sign({ ...claims });
     return { token, expiresIn: jwtExpiresIn.seconds, claims };
   }
 
@@ -179,8 +175,8 @@ export function createTokenService(deps: {
    * Full verification of an unexpired token: signature, claims, not revoked, user existing and active,
    * epoch current. One store round trip reads the cache entry, the user's version and the revocation
    * keys. An entry under the hash of the whole token proves this exact token's signature was checked (by
-   * this secret), so a hit leaves only expiry, revocation and the user's version to check: no HMAC, no
-   * jsonwebtoken. A token without an entry is verified before anything else is asked about it. A store
+   * this key and configuration), so a hit leaves only expiry, revocation and the user's version to check: no
+   * signature work. A token without an entry is verified before anything else is asked about it. A store
    * failure means the full check against the database.
    */
   async function verify(token: string): Promise<{ user: AuthUser; claims: AccessClaims } | null> {
@@ -197,7 +193,8 @@ export function createTokenService(deps: {
     const [cached, version] = values ?? [null, null];
     const entry = !cached ? null : known && known.raw === cached ? known.entry : (JSON.parse(cached) as CacheEntry);
     const seen = entry !== null && entry.signer === signer && entry.user.id === named.sub && named.exp > Math.floor(Date.now() / 1000);
-    let claims = seen ? named : decode(token, false);
+    // The cached path does no signature work: `await` only on a miss.
+    let claims = seen ? named : await decode(token, false);
     if (!claims) return null;
     const revocation = await revocations.check(revocationIds(claims), values && values.slice(2));
     if (revocation.revoked) return null;
@@ -207,7 +204,7 @@ export function createTokenService(deps: {
     }
 
     // The entry is stale (the user changed, or the revocation set was reloaded): the signature decides again.
-    if (seen) claims = decode(token, false);
+    if (seen) claims = await decode(token, false);
     if (!claims) return null;
     const record = await authUsers.byId(claims.sub);
     if (!record || !record.active || record.user.tokenEpoch !== claims.ep) return null;
@@ -224,7 +221,7 @@ export function createTokenService(deps: {
 
   /** Refresh rule of SPEC 4.1: signature always checked; expiry forgiven within the grace window; user re-read. */
   async function checkForRefresh(token: string): Promise<RefreshCheck> {
-    const claims = decode(token, true);
+    const claims = await decode(token, true);
     if (!claims) return { ok: false, reason: 'invalid' };
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const now = Math.floor(Date.now() / 1000);

@@ -15,7 +15,7 @@ export interface PageSession {
 export async function sessionFor(user: User): Promise<PageSession> {
   const c = ctx();
   // Issuing a CSRF token needs only the secret (the token service is for reading auth cookies): the app's own.
-  const csrf = createCsrf({ secret: c.config.jwtSecret, tokens: { signedSubject: () => null } }).issue(user.id);
+  const csrf = createCsrf({ secret: c.config.jwtSecret, tokens: { signedSubject: async () => null } }).issue(user.id);
   const token = await tokenFor(user);
   return { user, cookie: `auth_token=${token}; csrf_token=${encodeURIComponent(csrf)}`, csrf };
 }

@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import type { Container } from '../container';
+import { AppError } from '../http/app-error';
+import { adminAudit } from '../http/request-context';
+import { SigningKeyError } from '../sessions/signing-keys';
+
+/** Other services cache the key set this long; a rotation's new key is in it from the start (it signs only after). */
+const DISCOVERY_CACHE = 'public, max-age=300';
+
+/** Handlers of CONTRACT 11's signing key endpoints and the two discovery documents. */
+export function createSigningKeysController({ signingKeys, activity, config }: Container) {
+  const list: RequestHandler = async (_req, res) => {
+    res.json({ keys: await signingKeys.list() });
+  };
+
+  const rotate: RequestHandler = async (req, res) => {
+    const key = await signingKeys.rotate().catch((err: unknown) => {
+      throw err instanceof SigningKeyError ? AppError.conflict(err.message) : err;
+    });
+    const audit = adminAudit(req);
+    await activity.record({ action: 'signing_key.rotated', userId: audit.actor.id, email: audit.actor.email, details: { kid: key.kid, algorithm: key.algorithm } }, audit.context);
+    res.json({ key });
+  };
+
+  const jwks: RequestHandler = async (_req, res) => {
+    res.set('Cache-Control', DISCOVERY_CACHE).json(await signingKeys.jwks());
+  };
+
+  const openidConfiguration: RequestHandler = (_req, res) => {
+    res.set('Cache-Control', DISCOVERY_CACHE).json({
+      issuer: config.jwtIssuer,
+      jwks_uri: `${config.baseUrl}/.well-known/jwks.json`,
+      id_token_signing_alg_values_supported: [signingKeys.algorithm],
+    });
+  };
+
+  return { list, rotate, jwks, openidConfiguration };
+}

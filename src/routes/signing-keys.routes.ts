@@ -1,0 +1,25 @@
+import type { Container } from '../container';
+import { createApiRouter } from '../http/api-router';
+import { createSigningKeysController } from '../controllers/signing-keys.controller';
+import { SIGNING_KEY_ENDPOINTS as doc } from './signing-keys.schemas';
+
+/** CONTRACT 11: listing and rotating the signing keys, behind `manage:settings`. Mounted at /api. */
+export function signingKeysRoutes(container: Container) {
+  const keys = createSigningKeysController(container);
+  const api = createApiRouter(container.docs, '/api');
+  const manageSettings = [container.guards.requirePermission('manage:settings')];
+
+  api.get('/settings/keys', doc.list, ...manageSettings, keys.list);
+  api.post('/settings/keys/rotate', doc.rotate, ...manageSettings, keys.rotate);
+  return api.router;
+}
+
+/** CONTRACT 11: what another service reads to verify tokens alone (no secret). Mounted at the root. */
+export function wellKnownRoutes(container: Container) {
+  const keys = createSigningKeysController(container);
+  const api = createApiRouter(container.docs, '');
+
+  api.get('/.well-known/jwks.json', doc.jwks, keys.jwks);
+  api.get('/.well-known/openid-configuration', doc.openidConfiguration, keys.openidConfiguration);
+  return api.router;
+}

@@ -1,0 +1,249 @@
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import type { Models } from '../models';
+import type { KeyValueStore } from '../store';
+import { AppError } from '../http/app-error';
+import { can, PERMISSIONS, type Permission } from '../access/permissions';
+import { deepFreeze } from '../util/deep-freeze';
+import type { ApiKeyHasher } from '../credentials/api-keys';
+import type { AuthUser } from './auth-user';
+import type { AuthUserRecords } from './auth-user-records';
+import type { Revocations } from './revocations';
+import type { CredentialCheck } from './token-check';
+import { API_KEY_HEADER } from './request-token';
+
+export const API_KEY_MESSAGES = {
+  invalid: 'Invalid API key',
+  refused: 'Not allowed with an API key',
+} as const;
+
+/** As the token verification cache: how long a verified key's facts are trusted under an unchanged user version. */
+const VERIFICATION_CACHE_SECONDS = 300;
+const RECENT_KEYS = 1000;
+const TOUCH_INTERVAL_MS = 60_000;
+const RATE_WINDOW_SECONDS = 60;
+
+const keys = {
+  cache: (hash: string) => `akc:${hash}`,
+  // The token service's key: any change of the user (role, deactivation) voids both caches at once.
+  userVersion: (userId: string) => `uver:${userId}`,
+  touched: (keyId: string) => `aku:${keyId}`,
+  rate: (keyId: string) => `rl:api-key:${keyId}`,
+};
+
+/**
+ * Paths a key never acts on (CONTRACT 11: it cannot manage API keys, sessions, second factors or passwords,
+ * and never gets cookies), matched on the whole path: the owner's own credentials, an admin's view of
+ * another user's, and the admin pages (made for a person in a browser, with cookies and forms).
+ */
+const REFUSED_PATHS: readonly RegExp[] = [
+  /^\/auth\/(api-keys|sessions|2fa|passkeys|step-up|logout|logout-all|refresh|password|change-password|email|account|oauth)(\/|$)/i,
+  /^\/api\/users\/[^/]+\/(api-keys|sessions|2fa|passkeys|password)(\/|$)/i,
+  /^\/admin(\/|$)/i,
+];
+
+interface KeyEntry {
+  keyId: string;
+  userId: string;
+  /** The key's permissions that the owner's role (when the entry was made) still holds. */
+  permissions: Permission[];
+  /** Epoch ms; null: never expires. */
+  expiresAt: number | null;
+  user: AuthUser;
+  version: string | null;
+  generation: string;
+}
+
+interface Known {
+  cacheKey: string;
+  raw: string;
+  entry: KeyEntry;
+  permissions: ReadonlySet<Permission>;
+}
+
+/** The owner and what the key may do now. */
+export interface ApiKeyIdentity {
+  user: AuthUser;
+  keyId: string;
+  permissions: ReadonlySet<Permission>;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set when an API key signed the request in: its id and what it may do (a subset of the role's). */
+      apiKey?: { id: string; permissions: ReadonlySet<Permission> };
+    }
+  }
+}
+
+/**
+ * API key verification (CONTRACT 11), shaped like the token check so it costs no more: a key this process
+ * verified recently costs one store round trip (cache entry, the owner's version, the key's revocation
+ * mark and the revocation set's marker) with the rate counter sent alongside, and no hash and no database
+ * read. Any change of the owner replaces their version key (as for tokens), so demotion or deactivation
+ * limits the key at once; a revocation writes a mark (revocations.ts) and drops the entry, so it holds on
+ * every instance at once, the store's restarts notwithstanding.
+ */
+export function createApiKeyVerifier(deps: {
+  models: Models;
+  authUsers: AuthUserRecords;
+  store: KeyValueStore;
+  revocations: Revocations;
+  hasher: ApiKeyHasher;
+  /** Requests per minute and key, on every instance together. */
+  rateLimit: number;
+  logger: Logger;
+}) {
+  const { models, authUsers, store, revocations, hasher, rateLimit } = deps;
+  const log = deps.logger.child({ component: 'api-keys' });
+  const recent = new Map<string, Known>();
+  const touched = new Map<string, number>();
+  /** Per-process counters while the store fails: limiting degrades to per instance, never to none. */
+  const fallbackCounts = new Map<string, { count: number; resetAt: number }>();
+
+  function remember(key: string, known: Known): void {
+    if (recent.size >= RECENT_KEYS && !recent.has(key)) recent.delete(recent.keys().next().value as string);
+    deepFreeze(known.entry);
+    recent.set(key, known);
+  }
+
+  /** Counts one request of the key: how long to wait when over the limit, else 0. */
+  async function count(keyId: string): Promise<number> {
+    let state: { count: number; resetAt: number };
+    try {
+      state = await store.increment(keys.rate(keyId), RATE_WINDOW_SECONDS);
+    } catch {
+      const now = Date.now();
+      const local = fallbackCounts.get(keyId);
+      state = local && local.resetAt > now ? local : { count: 0, resetAt: now + RATE_WINDOW_SECONDS * 1000 };
+      state.count += 1;
+      fallbackCounts.set(keyId, state);
+    }
+    return state.count > rateLimit ? Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000)) : 0;
+  }
+
+  /** The key's row checked against the database and the owner's current role; the entry cached when it may be. */
+  async function fullCheck(key: string): Promise<Known | null> {
+    const hash = hasher.hash(key);
+    const row = await models.ApiKey.findOne({ where: { keyHash: hash } });
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
+    // The version before the user row: a change landing in between leaves an entry already stale.
+    const values = await store.getMany([keys.userVersion(row.userId), ...revocations.storeKeys([row.id])]).catch(() => null);
+    const revocation = await revocations.check([row.id], values && values.slice(1));
+    if (revocation.revoked) return null;
+    const record = await authUsers.byId(row.userId);
+    if (!record || !record.active) return null;
+    const permissions = row.permissions.filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p) && can(record.user.role, p as Permission));
+    const entry: KeyEntry = {
+      keyId: row.id, userId: row.userId, permissions, expiresAt: row.expiresAt?.getTime() ?? null,
+      user: record.user, version: values?.[0] ?? null, generation: revocation.generation ?? '',
+    };
+    const raw = JSON.stringify(entry);
+    const cacheKey = keys.cache(hash);
+    // Cached only under a complete revocation set, so a later restart of the store voids the entry.
+    if (revocation.generation) {
+      const ttl = Math.min(VERIFICATION_CACHE_SECONDS, entry.expiresAt === null ? Infinity : Math.floor((entry.expiresAt - Date.now()) / 1000));
+      if (ttl > 0) await store.set(cacheKey, raw, ttl).catch(() => undefined);
+    }
+    const known = { cacheKey, raw, entry, permissions: new Set(permissions) };
+    remember(key, known);
+    return known;
+  }
+
+  /** The cached facts of a key this process verified before, when the store still vouches for them. */
+  async function cachedCheck(key: string, known: Known): Promise<Known | null | undefined> {
+    const { keyId, userId } = known.entry;
+    let values: Array<string | null> | null = null;
+    try {
+      values = await store.getMany([known.cacheKey, keys.userVersion(userId), ...revocations.storeKeys([keyId])]);
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying API key without cache');
+    }
+    const revocation = await revocations.check([keyId], values && values.slice(2));
+    if (revocation.revoked) return null;
+    const [cached, version] = values ?? [null, null];
+    if (!cached || !revocation.generation) return undefined;
+    const entry = cached === known.raw ? known.entry : (JSON.parse(cached) as KeyEntry);
+    const fresh = entry.keyId === keyId && entry.version === version && entry.generation === revocation.generation;
+    if (!fresh || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return undefined;
+    if (entry === known.entry) return known;
+    const updated = { cacheKey: known.cacheKey, raw: cached, entry, permissions: new Set(entry.permissions) };
+    remember(key, updated);
+    return updated;
+  }
+
+  /**
+   * The owner and permissions of a valid key, `retryAfter` (seconds) when the key is over its rate limit,
+   * or null for an unknown, expired, revoked key or an inactive owner.
+   */
+  async function verify(key: string): Promise<(ApiKeyIdentity & { retryAfter: number }) | null> {
+    if (!hasher.isWellFormed(key)) return null;
+    const known = recent.get(key);
+    let found: Known | null | undefined;
+    let retryAfter: number;
+    if (known) {
+      // The counter goes out with the cache read: one round trip's wait for both.
+      [found, retryAfter] = await Promise.all([cachedCheck(key, known), count(known.entry.keyId)]);
+      if (found === undefined) found = await fullCheck(key);
+    } else {
+      found = await fullCheck(key);
+      retryAfter = found ? await count(found.entry.keyId) : 0;
+    }
+    if (!found) return null;
+    return { user: found.entry.user, keyId: found.entry.keyId, permissions: found.permissions, retryAfter };
+  }
+
+  /** Moves the key's `lastUsedAt` at most once a minute (per key, across instances), off the request path. */
+  function touch(keyId: string): void {
+    const now = Date.now();
+    if (now - (touched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+    if (touched.size >= RECENT_KEYS) touched.delete(touched.keys().next().value as string);
+    touched.set(keyId, now);
+    void (async () => {
+      if (!(await store.setIfAbsent(keys.touched(keyId), '1', TOUCH_INTERVAL_MS / 1000))) return;
+      await models.ApiKey.update({ lastUsedAt: new Date(now) }, { where: { id: keyId } });
+    })().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'could not record the API key as used'));
+  }
+
+  /** Voids the cached facts of a key (its row is already revoked): every instance reads the database next time. */
+  async function forget(keyHash: string): Promise<void> {
+    await store.delete(keys.cache(keyHash)).catch(() => undefined);
+  }
+
+  return { verify, touch, forget };
+}
+
+export type ApiKeyVerifier = ReturnType<typeof createApiKeyVerifier>;
+
+/** The key a request presents: `X-API-Key`, or a Bearer value that starts like a key. Null when none. */
+export function presentedApiKey(req: Request): string | null {
+  const header = req.headers[API_KEY_HEADER];
+  if (header !== undefined) return Array.isArray(header) ? (header[0] ?? '') : header;
+  const authorization = req.headers.authorization;
+  if (typeof authorization !== 'string') return null;
+  const match = /^Bearer\s+(ak_\S*)\s*$/i.exec(authorization);
+  return match ? match[1] : null;
+}
+
+/**
+ * The API key credential, the guards' first: a request that presents a key is judged by it alone (never by
+ * a cookie beside it, which is why CSRF exempts it). A bad key is 401 "Invalid API key", not a fall-through
+ * to the next credential; a key on a path it may not act on is 403; over its rate limit, 429.
+ */
+export function createApiKeyCheck(verifier: Pick<ApiKeyVerifier, 'verify' | 'touch'>): CredentialCheck {
+  return async (req) => {
+    const key = presentedApiKey(req);
+    if (key === null) return false;
+    const found = await verifier.verify(key);
+    if (!found) throw new AppError(401, API_KEY_MESSAGES.invalid);
+    const path = `${req.baseUrl}${req.path}`;
+    if (REFUSED_PATHS.some((pattern) => pattern.test(path))) throw new AppError(403, API_KEY_MESSAGES.refused);
+    if (found.retryAfter > 0) throw AppError.tooManyRequests(found.retryAfter);
+    verifier.touch(found.keyId);
+    req.user = found.user;
+    req.apiKey = { id: found.keyId, permissions: found.permissions };
+    return true;
+  };
+}
