@@ -50,6 +50,8 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   const owner = crypto.randomUUID();
   let loading: Promise<string | null> | null = null;
   let unmirrored = false;
+  /** How often the set was found incomplete: a load clears `unmirrored` only if no new finding came during it. */
+  let incompleteFindings = 0;
   let repairTimer: NodeJS.Timeout | null = null;
   let lastAudit = 0;
   let lastPrune = 0;
@@ -70,8 +72,8 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
   /** Copies every live revocation from the database into the store, then marks the copy complete. */
   async function load(): Promise<string | null> {
     if (!(await store.setIfAbsent(LOADING_KEY, owner, LOAD_LOCK_SECONDS)) && (await store.get(LOADING_KEY)) !== owner) return null;
-    const repairing = unmirrored;
-    unmirrored = false;
+    // Still incomplete while this load copies: until its last mark is written, a store "no" proves nothing.
+    const findings = incompleteFindings;
     try {
       await prune();
       let after = '';
@@ -92,11 +94,11 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
       if (copied.length > 0) await models.RevokedToken.update({ mirrored: true }, { where: { jti: copied } });
       const generation = crypto.randomUUID();
       await store.set(LOADED_KEY, generation);
+      // A finding during the copy (a lost connection, a mark this process could not write) may postdate a
+      // read above: it needs another load.
+      if (incompleteFindings === findings) unmirrored = false;
       log.info({ count }, 'revocations loaded into the key-value store');
       return generation;
-    } catch (err) {
-      unmirrored ||= repairing;
-      throw err;
     } finally {
       // Only a lock still ours: a load that overran the lock must not free another process's lock.
       if ((await store.get(LOADING_KEY).catch(() => null)) === owner) await store.delete(LOADING_KEY).catch(() => undefined);
@@ -194,6 +196,7 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
    */
   function markIncomplete(): void {
     unmirrored = true;
+    incompleteFindings++;
     repairTimer ??= setInterval(() => void scheduleLoad(), REPAIR_INTERVAL_MS).unref();
   }
 
