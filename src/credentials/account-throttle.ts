@@ -26,12 +26,13 @@ export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterS
  * still get their 401 (at most one burst, bounded by the per-IP limit). A store failure lets attempts
  * through: the per-IP limit still applies.
  */
-export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logger; rule?: Partial<AccountThrottleRule> }) {
+export function createAccountThrottle(deps: { store: KeyValueStore; logger: Logger; rule?: Partial<AccountThrottleRule>; /** Key prefix: another counter under the same rule (second-factor answers). */ name?: string }) {
   const { store, logger } = deps;
   const rule = { ...ACCOUNT_THROTTLE, ...deps.rule };
   const keys = (email: string) => {
     const id = crypto.createHash('sha256').update(email).digest('hex');
-    return { failures: `acct-throttle:failures:${id}`, blocked: `acct-throttle:blocked:${id}` };
+    const name = deps.name ?? 'acct-throttle';
+    return { failures: `${name}:failures:${id}`, blocked: `${name}:blocked:${id}` };
   };
   const unavailable = (what: string) => (err: unknown) => {
     logger.warn({ err: (err as Error).message }, `account throttle unavailable: ${what}`);

@@ -1,28 +1,34 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
 import { wantsPage } from '../http/pages';
-import { withNotice } from '../http/notices';
 
-/** How recent a sign-in must be for a step-up route (CONTRACT 9 `STEP_UP_MAX_AGE`, its default). */
+/** How recent a sign-in must be for a step-up route when the app names no STEP_UP_MAX_AGE (CONTRACT 9 default). */
 export const STEP_UP_MAX_AGE_SECONDS = 10 * 60;
+
+/** The page that asks for the password or a code and comes back (views/auth/step-up.ejs). */
+export const STEP_UP_PAGE = '/auth/step-up';
 
 export const STEP_UP_MESSAGES = {
   required: 'Recent sign-in required',
 } as const;
 
 /**
- * Guards an action a stolen token must not be able to take (linking a provider, say): the request's sign-in
- * (`auth_time`, carried unchanged through refresh) must be at most STEP_UP_MAX_AGE_SECONDS old. Runs after
- * requireAuth. JSON clients get 403 `{ error, stepUp: true }`; a page is sent to sign in again and come
- * back to `returnTo` (the page the action started from, never the POST route itself).
+ * Guards an action a stolen token must not be able to take (linking a provider, a password change, …):
+ * the request's sign-in or last step-up (`auth_time`, carried unchanged through refresh) must be at most
+ * STEP_UP_MAX_AGE old. The age is the app's (`app.locals.stepUpMaxAgeSeconds`, from config, set in
+ * app.ts), so every route line keeps its one-argument form. Runs after requireAuth. JSON clients get 403
+ * `{ error, stepUp: true }` and prove themselves at POST /auth/step-up; a page goes to the step-up prompt,
+ * which comes back to `returnTo` (the page the action started from, never the POST route itself) where
+ * the user repeats the click.
  */
 export function requireRecentSignIn(options: { returnTo: string }): RequestHandler {
   return (req, res, next) => {
+    const maxAge = Number(req.app.locals.stepUpMaxAgeSeconds ?? STEP_UP_MAX_AGE_SECONDS);
     const authTime = req.tokenClaims?.auth_time;
     const now = Math.floor(Date.now() / 1000);
-    if (authTime !== undefined && now - authTime <= STEP_UP_MAX_AGE_SECONDS) return next();
+    if (authTime !== undefined && now - authTime <= maxAge) return next();
     if (wantsPage(req)) {
-      res.redirect(302, withNotice(`/auth/login?redirect=${encodeURIComponent(options.returnTo)}`, 'sign_in_again'));
+      res.redirect(303, `${STEP_UP_PAGE}?redirect=${encodeURIComponent(options.returnTo)}`);
       return;
     }
     next(new AppError(403, STEP_UP_MESSAGES.required, { body: { stepUp: true } }));

@@ -25,7 +25,7 @@ export function magicLinkRoutes(container: Container) {
     validated,
     sessions.ready,
     authenticate(STRATEGY.magicLink),
-    issueSession('auth.magic_link_used', { redirect: true, extend: sessions.begin }),
+    issueSession('auth.magic_link_used', { redirect: true, extend: 'server-session' }),
   );
 
   api.router.use(magicLink.formErrorPages);

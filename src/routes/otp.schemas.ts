@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { email, redirectField } from '../http/input-rules';
 import { OTP_MESSAGES } from '../services/otp.service';
-import { loginResponse } from './auth.schemas';
+import { signInResponse } from './auth.schemas';
 
 const requestBody = z.strictObject({ email, redirect: redirectField });
 // The configured length (4–8) is checked by the service, which knows the setting.
@@ -46,7 +46,7 @@ export const OTP_ENDPOINTS = {
     body: verifyBody,
     form: true,
     responses: {
-      200: { description: 'Login response (user with custom fields)', schema: loginResponse },
+      200: { description: 'Login response (user with custom fields), or the two-factor challenge', schema: signInResponse },
       302: 'form post: to /admin or the redirect field',
       400: 'validation failed (the code must have the configured length)',
       401: { description: OTP_MESSAGES.invalid, schema: failedView },

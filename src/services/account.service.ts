@@ -5,6 +5,7 @@ import type { PasswordChecker } from '../credentials/password-check';
 import type { TokenService } from '../sessions/token.service';
 import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
+import type { SecurityNotices } from './security-notices';
 import { AppError } from '../http/app-error';
 
 export const ACCOUNT_MESSAGES = {
@@ -21,8 +22,10 @@ export function createAccountService(deps: {
   checkPassword: PasswordChecker;
   tokens: Pick<TokenService, 'revokeAllForUser'>;
   activity: ActivityService;
+  /** CONTRACT 9: the owner is mailed when their password changes. */
+  notices?: Pick<SecurityNotices, 'send'>;
 }) {
-  const { sequelize, models, passwords, checkPassword, tokens, activity } = deps;
+  const { sequelize, models, passwords, checkPassword, tokens, activity, notices } = deps;
 
   /**
    * Replaces the user's password after checking the current one, and ends every token and session the
@@ -45,6 +48,12 @@ export function createAccountService(deps: {
       await tokens.revokeAllForUser(user.id, { transaction });
     });
     await activity.record({ action: 'auth.password_changed', userId: user.id, email: user.email }, context);
+    notices?.send(user.email, {
+      subject: 'Your password was changed',
+      summary: `The password of your account (${user.email}) was changed, and every other sign-in of yours was ended.`,
+      facts: [`When: ${new Date().toUTCString()}`, ...(context.ip ? [`From IP address: ${context.ip}`] : [])],
+      advice: 'If this was not you, reset your password at once with "Forgot your password?" on the sign-in page, and contact an administrator.',
+    });
     return user.reload();
   }
 

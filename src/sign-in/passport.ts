@@ -10,9 +10,11 @@ import type { OAuthProviders } from '../oauth/oauth-providers';
 import type { OAuthService } from '../services/oauth.service';
 import { PasskeyStrategy } from './passkey.strategy';
 import type { PasskeyService } from '../services/passkey.service';
+import { SecondFactorStrategy } from './second-factor.strategy';
+import type { SecondFactor } from './second-factor';
 
 /** Strategy names, so routes never spell them twice. */
-export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey' } as const;
+export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey', secondFactor: 'second-factor' } as const;
 
 /**
  * The one place the sign-in strategies are registered. The credentials of an already signed-in request
@@ -28,6 +30,7 @@ export function createPassport(deps: {
   oauthProviders: OAuthProviders;
   oauth: Pick<OAuthService, 'signIn' | 'link'>;
   passkeys: Pick<PasskeyService, 'verifyLogin'>;
+  secondFactor: Pick<SecondFactor, 'answer' | 'challengeOf'>;
 }): InstanceType<typeof Passport> {
   const passport = new Passport();
   passport.use(STRATEGY.local, createLocalStrategy(deps.passwordLogin));
@@ -35,6 +38,7 @@ export function createPassport(deps: {
   passport.use(STRATEGY.magicLink, new MagicLinkStrategy(deps.magicLinks));
   passport.use(STRATEGY.oauth, new OAuthCallbackStrategy({ providers: deps.oauthProviders, oauth: deps.oauth }));
   passport.use(STRATEGY.passkey, new PasskeyStrategy(deps.passkeys));
+  passport.use(STRATEGY.secondFactor, new SecondFactorStrategy(deps.secondFactor));
   return passport;
 }
 

@@ -10,6 +10,7 @@ import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { wantsPage } from '../http/pages';
 import type { Metrics } from '../metrics/metrics';
+import type { SecondFactor } from './second-factor';
 
 /** Where a page request lands after signing in, unless it carried a same-origin `redirect`. */
 export const AFTER_SIGN_IN = '/admin';
@@ -27,6 +28,13 @@ export interface SessionStepOptions {
 export type SessionExtension = (req: Parameters<RequestHandler>[0], issued: IssuedToken) => Promise<void>;
 
 /**
+ * An extension is named (registered with the step) when a deferred sign-in must be able to run it later:
+ * the second step of a magic-link sign-in ends on another route, which runs the extension the first
+ * step named.
+ */
+export type SessionExtensions = Readonly<Record<string, SessionExtension>>;
+
+/**
  * The one step that ends every sign-in, whatever the method: a session, its token, the `auth_token` + `csrf_token`
  * cookies, the activity row, then `{ user, token }` for JSON clients or a redirect for pages. Methods
  * differ only in the strategy before it, so cookies, flags, revocation and audit cannot drift apart.
@@ -38,15 +46,43 @@ export function createSessionStep(deps: {
   activity: ActivityService;
   profiles: Pick<ProfileService, 'presentUser'>;
   metrics?: Pick<Metrics, 'signIn' | 'sessions'>;
+  /**
+   * The second-factor point (CONTRACT 9): consulted after every first factor, before any session. A user
+   * with a second factor gets a challenge instead, unless the first factor already proved one.
+   */
+  secondFactor?: Pick<SecondFactor, 'begin' | 'respond'>;
+  extensions?: SessionExtensions;
 }) {
-  const { tokens, userSessions, cookies, activity, profiles, metrics } = deps;
+  const { tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, extensions = {} } = deps;
 
-  return function issueSession(action: ActivityAction, options: SessionStepOptions & { extend?: SessionExtension } = {}): RequestHandler {
+  return function issueSession(action: ActivityAction, options: SessionStepOptions & { extend?: SessionExtension | string } = {}): RequestHandler {
     return async (req, res) => {
       const user = req.user as AuthUser;
       const info = (req.authInfo ?? {}) as Partial<SignInInfo>;
       // Registration is the one way in without a strategy (and so without a method).
       const method = info.method ?? 'registration';
+      const body = req.body as Record<string, unknown> | undefined;
+      const query = req.query as Record<string, unknown>;
+      const target = safeRedirect(info.redirect) ?? safeRedirect(body?.redirect) ?? safeRedirect(query.redirect);
+      const asPage = Boolean(options.redirect) || wantsPage(req);
+      const extensionName = typeof options.extend === 'string' ? options.extend : info.extension;
+      const extend = typeof options.extend === 'function' ? options.extend : extensionName ? extensions[extensionName] : undefined;
+
+      // The second step: no session, no token, no auth cookie yet; the first factor's credential is spent all the same.
+      const deferred = secondFactor && !info.secondFactor && info.method
+        ? await secondFactor.begin(user, { action, method, details: info.details, redirect: target, ...(extensionName ? { extension: extensionName } : {}) })
+        : null;
+      if (deferred) {
+        const refused = info.spend ? await info.spend() : null;
+        if (refused) {
+          await deferred.discard();
+          metrics?.signIn(method, 'failure');
+          if (refused.audit) await activity.record(refused.audit, requestContext(req));
+          throw signInRefused(refused);
+        }
+        secondFactor?.respond(res, deferred, asPage);
+        return;
+      }
       // Every sign-in is one session (CONTRACT 8): its row first, then the token that names it.
       const session = await userSessions.start(user.id, method, requestContext(req));
       const issued = await tokens.issue(user, session);
@@ -60,16 +96,14 @@ export function createSessionStep(deps: {
         throw signInRefused(refused);
       }
       // Before any cookie is set: a method whose extension fails signs nobody in.
-      if (options.extend) await options.extend(req, issued);
+      if (extend) await extend(req, issued);
       cookies.set(res, issued, options.sameSite);
       metrics?.signIn(method, 'success');
       metrics?.sessions.created.inc();
       const details = { ...(info.method ? { method: info.method } : {}), ...info.details };
-      await activity.record({ action, userId: user.id, email: user.email, details }, requestContext(req));
-      if (options.redirect || wantsPage(req)) {
-        const body = req.body as Record<string, unknown> | undefined;
-        const query = req.query as Record<string, unknown>;
-        res.redirect(302, safeRedirect(info.redirect) ?? safeRedirect(body?.redirect) ?? safeRedirect(query.redirect) ?? AFTER_SIGN_IN);
+      await activity.record({ action: info.action ?? action, userId: user.id, email: user.email, details }, requestContext(req));
+      if (asPage) {
+        res.redirect(302, target ?? AFTER_SIGN_IN);
         return;
       }
       res.status(options.status ?? 200).json({ user: profiles.presentUser(user), token: issued.token });

@@ -1,4 +1,4 @@
-import type { ActivityEntry } from '../services/activity.service';
+import type { ActivityAction, ActivityEntry } from '../services/activity.service';
 import { AppError } from '../http/app-error';
 
 /** What a strategy hands to `this.success` besides the user: how it signed in, for the session step. */
@@ -15,6 +15,15 @@ export interface SignInInfo {
    * sign-in that fails on the way (the database gone, say) leaves the credential usable.
    */
   spend?: () => Promise<SignInFailure | null>;
+  /**
+   * The second factor this sign-in has already proved (`totp`, `recovery`, or `passkey` for a passkey with
+   * user verification): the session step asks for no second step then. Absent: a first factor only.
+   */
+  secondFactor?: string;
+  /** A completed second step records the first factor's activity action (`auth.login`, …), not the verify route's. */
+  action?: ActivityAction;
+  /** A named session extension to run (the one the first step would have run before the second step deferred it). */
+  extension?: string;
 }
 
 /** What a strategy hands to `this.fail`: the public answer, and the activity row that records it. */

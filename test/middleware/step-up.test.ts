@@ -59,15 +59,15 @@ describe('step-up before linking a provider (requireRecentSignIn)', () => {
     assert.equal(res.status, 403);
   });
 
-  it('when the profile page posts the link form with an old sign-in, then the browser is sent to sign in again and come back to the profile', async () => {
+  it('when the profile page posts the link form with an old sign-in, then the browser is sent to the step-up prompt, which comes back to the profile', async () => {
     const user = await makeUser();
     const session = await request(app).post('/auth/login').send({ email: user.email, password: PASSWORD });
     const csrf = setCookies(session).csrf_token.value;
     // The same browser's cookies, but its token from a sign-in eleven minutes ago (the CSRF token is bound to the user).
     const oldCookie = `auth_token=${await tokenSignedInAgo(user, STEP_UP_MAX_AGE_SECONDS + 60)}; csrf_token=${csrf}`;
     const stale = await request(app).post('/auth/oauth/link').set('Cookie', oldCookie).type('form').send({ provider: 'github', _csrf: csrf });
-    assert.equal(stale.status, 302);
-    assert.equal(stale.headers.location, '/auth/login?redirect=%2Fadmin%2Fprofile&notice=sign_in_again');
+    assert.equal(stale.status, 303);
+    assert.equal(stale.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile');
 
     const fresh = await request(app)
       .post('/auth/oauth/link')

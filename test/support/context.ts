@@ -160,6 +160,8 @@ export function buildApp(options: BuildAppOptions = {}): Express {
 }
 
 const TABLES_CHILD_FIRST = [
+  'recovery_codes',
+  'two_factor',
   'content',
   'collections',
   'activity_logs',

@@ -16,7 +16,8 @@ export function profilePageRoutes(container: Container): Router {
   router.get('/profile', ...signedIn, profile.show);
   router.post('/profile', ...signedIn, profile.update);
   // A current-password check is a password guess: it counts against the sign-in limit.
-  router.post('/profile/password', ...signedIn, limits.login, profile.changePassword);
+  // Changing the password is a step-up action too (CONTRACT 9): the current password alone is not enough for an old sign-in.
+  router.post('/profile/password', ...signedIn, recent, limits.login, profile.changePassword);
   // Ending another session is a step-up action (CONTRACT 9): an old sign-in is sent to sign in again first.
   router.post('/profile/sessions/revoke-others', ...signedIn, recent, profile.revokeOtherSessions);
   router.post('/profile/sessions/:sid/revoke', ...signedIn, recent, profile.revokeSession);

@@ -1,0 +1,108 @@
+import crypto from 'node:crypto';
+import { generateSecret, generateURI, verify } from 'otplib';
+
+/**
+ * RFC 6238 as CONTRACT 9 fixes it: HMAC-SHA1, 6 digits, 30-second steps, one step of clock drift either
+ * way, a 20-byte secret in base32. otplib does the arithmetic; this module fixes the parameters, so no
+ * caller can loosen them.
+ */
+export const TOTP = { algorithm: 'sha1', digits: 6, periodSeconds: 30, driftSteps: 1, secretBytes: 20 } as const;
+
+/** How many recovery codes a set has, and how each reads: `xxxxx-xxxxx` from an alphabet without look-alikes. */
+export const RECOVERY_CODES = { count: 10, groupLength: 5, alphabet: 'abcdefghjkmnpqrstuvwxyz23456789' } as const;
+
+/** A fresh TOTP secret (base32, 20 random bytes). */
+export function newTotpSecret(): string {
+  return generateSecret({ length: TOTP.secretBytes });
+}
+
+/** `otpauth://totp/<issuer>:<email>?secret=…&issuer=…` for authenticator apps (and the QR code). */
+export function otpauthUrl(issuer: string, email: string, secret: string): string {
+  return generateURI({ issuer, label: email, secret, algorithm: TOTP.algorithm, digits: TOTP.digits, period: TOTP.periodSeconds });
+}
+
+/**
+ * The time step a code belongs to when it is right for the secret now (± the drift) and newer than
+ * `afterTimeStep` (the last step this user used: a code is accepted once), else null. Anything but six
+ * digits is refused before any HMAC.
+ */
+export async function checkTotp(secret: string, code: string, afterTimeStep: number | null): Promise<number | null> {
+  if (!/^\d{6}$/.test(code)) return null;
+  const result = await verify({
+    secret,
+    token: code,
+    algorithm: TOTP.algorithm,
+    digits: TOTP.digits,
+    period: TOTP.periodSeconds,
+    epochTolerance: TOTP.driftSteps * TOTP.periodSeconds,
+    ...(afterTimeStep === null ? {} : { afterTimeStep }),
+  });
+  // A TOTP verification (the default strategy) names the step it matched.
+  return result.valid ? (result as { timeStep: number }).timeStep : null;
+}
+
+/**
+ * Seals secrets at rest (TOTP secrets): AES-256-GCM under a key derived from JWT_SECRET by HKDF-SHA256
+ * with its own label, so a database dump alone reveals no secret and the key is good for nothing else.
+ * A sealed value is `v1.<iv>.<ciphertext+tag>` (base64url); the user id is bound in as associated
+ * data, so a sealed secret copied to another user's row does not open.
+ */
+export function createSecretBox(jwtSecret: string) {
+  const key = Buffer.from(crypto.hkdfSync('sha256', Buffer.from(jwtSecret, 'utf8'), Buffer.alloc(0), 'two-factor secret box v1', 32));
+
+  function seal(plain: string, boundTo: string): string {
+    const iv = crypto.randomBytes(12);
+    const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(boundTo, 'utf8'));
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `v1.${iv.toString('base64url')}.${body.toString('base64url')}`;
+  }
+
+  /** The plain text, or null when the value was not sealed by this key for this owner. */
+  function open(sealed: string, boundTo: string): string | null {
+    const [version, iv, body] = sealed.split('.');
+    if (version !== 'v1' || !iv || !body) return null;
+    try {
+      const raw = Buffer.from(body, 'base64url');
+      const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAAD(Buffer.from(boundTo, 'utf8'));
+      decipher.setAuthTag(raw.subarray(raw.length - 16));
+      return Buffer.concat([decipher.update(raw.subarray(0, raw.length - 16)), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  return { seal, open };
+}
+
+export type SecretBox = ReturnType<typeof createSecretBox>;
+
+/** One random recovery code, `xxxxx-xxxxx` (about 49 bits). */
+function newRecoveryCode(): string {
+  const { alphabet, groupLength } = RECOVERY_CODES;
+  const pick = () => Array.from({ length: groupLength }, () => alphabet[crypto.randomInt(alphabet.length)]).join('');
+  return `${pick()}-${pick()}`;
+}
+
+/** A typed recovery code as stored: lower case, without spaces or dashes (people copy them loosely). */
+export function normalizeRecoveryCode(code: string): string {
+  return code.toLowerCase().replace(/[\s-]+/g, '');
+}
+
+/**
+ * Recovery codes are hashed by HMAC-SHA256 under a key derived from JWT_SECRET (not a bare hash: 49
+ * bits would fall to a brute force of a dumped table). A high-entropy random code needs no slow hash.
+ */
+export function createRecoveryCodeHasher(jwtSecret: string) {
+  const key = Buffer.from(crypto.hkdfSync('sha256', Buffer.from(jwtSecret, 'utf8'), Buffer.alloc(0), 'recovery codes v1', 32));
+  const hash = (code: string) => crypto.createHmac('sha256', key).update(normalizeRecoveryCode(code)).digest('hex');
+  /** A new set: the codes to show once, and their hashes to store. */
+  const generate = () => {
+    const codes = Array.from({ length: RECOVERY_CODES.count }, newRecoveryCode);
+    return { codes, hashes: codes.map(hash) };
+  };
+  return { hash, generate };
+}
+
+export type RecoveryCodeHasher = ReturnType<typeof createRecoveryCodeHasher>;

@@ -1,0 +1,219 @@
+import crypto from 'node:crypto';
+import { Op, type Sequelize, type Transaction } from 'sequelize';
+import type { Config } from '../config/config';
+import type { Models } from '../models';
+import type { AdminAudit, RequestContext } from '../http/request-context';
+import { AppError } from '../http/app-error';
+import type { TokenService } from '../sessions/token.service';
+import { checkTotp, createRecoveryCodeHasher, createSecretBox, newTotpSecret, otpauthUrl } from '../credentials/totp';
+import type { ActivityService } from './activity.service';
+import type { SecurityNotices } from './security-notices';
+import type { SettingsService } from './settings.service';
+
+export const TWO_FACTOR_MESSAGES = {
+  alreadyOn: 'Two-factor authentication is already on. Turn it off first to set it up again.',
+  notOn: 'Two-factor authentication is not on',
+  noSetup: 'Start the two-factor setup first',
+  invalidCode: 'Invalid code',
+  userNotFound: 'User not found',
+} as const;
+
+/** Who a change is about (the signed-in user, or the user an admin resets). */
+export interface Owner {
+  id: string;
+  email: string;
+}
+
+/** The second factor of a user as pages and /auth/me show it. */
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** A setup was started and not yet confirmed. */
+  pending: boolean;
+  recoveryCodesLeft: number;
+}
+
+/**
+ * TOTP and recovery codes (CONTRACT 9): enrolment (setup, then confirm with a code), the checks a
+ * second step and a step-up make, new recovery codes, turning it off, an admin's reset, and the policy
+ * that holds some roles to enrolment. Secrets are sealed at rest; a code is accepted once (the last used
+ * time step is kept per user and moved by a conditional UPDATE, so of two parallel uses of one code
+ * exactly one wins); recovery codes are kept as HMACs and spent by a conditional UPDATE likewise.
+ */
+export function createTwoFactorService(deps: {
+  config: Pick<Config, 'jwtSecret' | 'appName'>;
+  sequelize: Sequelize;
+  models: Models;
+  tokens: Pick<TokenService, 'revokeAllForUser'>;
+  activity: ActivityService;
+  notices: Pick<SecurityNotices, 'send'>;
+  settings: Pick<SettingsService, 'getSecuritySettings'>;
+}) {
+  const { config, sequelize, models, tokens, activity, notices, settings } = deps;
+  const box = createSecretBox(config.jwtSecret);
+  const recoveryCodes = createRecoveryCodeHasher(config.jwtSecret);
+
+  const row = (userId: string) => models.TwoFactor.findByPk(userId);
+
+  /** Whether the user has a confirmed TOTP (the one kind of second factor this service keeps). */
+  async function enabled(userId: string): Promise<boolean> {
+    const found = await row(userId);
+    return Boolean(found?.enabledAt && found.secret);
+  }
+
+  async function status(userId: string): Promise<TwoFactorStatus> {
+    const [found, left] = await Promise.all([row(userId), models.RecoveryCode.count({ where: { userId, usedAt: null } })]);
+    const on = Boolean(found?.enabledAt && found.secret);
+    return { enabled: on, pending: !on && Boolean(found?.pendingSecret), recoveryCodesLeft: on ? left : 0 };
+  }
+
+  /** The secret and otpauth URL of a started, unconfirmed setup (the enrolment page draws it again), or null. */
+  async function pendingSetup(owner: Owner): Promise<{ secret: string; otpauthUrl: string } | null> {
+    const found = await row(owner.id);
+    const secret = found && !found.enabledAt && found.pendingSecret ? box.open(found.pendingSecret, owner.id) : null;
+    return secret ? { secret, otpauthUrl: otpauthUrl(config.appName, owner.email, secret) } : null;
+  }
+
+  /** Starts enrolment: a new secret, kept sealed as pending until a code confirms it. */
+  async function beginSetup(owner: Owner): Promise<{ secret: string; otpauthUrl: string }> {
+    const found = await row(owner.id);
+    if (found?.enabledAt) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+    const secret = newTotpSecret();
+    const sealed = box.seal(secret, owner.id);
+    if (found) await found.update({ pendingSecret: sealed });
+    else await models.TwoFactor.create({ userId: owner.id, secret: null, pendingSecret: sealed, enabledAt: null, lastTimeStep: null });
+    return { secret, otpauthUrl: otpauthUrl(config.appName, owner.email, secret) };
+  }
+
+  /** Replaces the user's recovery codes with a new set inside the transaction; answers the codes, shown this once. */
+  async function replaceRecoveryCodes(userId: string, transaction: Transaction): Promise<string[]> {
+    const { codes, hashes } = recoveryCodes.generate();
+    await models.RecoveryCode.destroy({ where: { userId }, transaction });
+    const createdAt = new Date();
+    await models.RecoveryCode.bulkCreate(hashes.map((codeHash) => ({ id: crypto.randomUUID(), userId, codeHash, usedAt: null, createdAt })), { transaction });
+    return codes;
+  }
+
+  /** Completes enrolment when the code is right for the pending secret; answers the ten recovery codes. */
+  async function confirm(owner: Owner, code: string, context: RequestContext): Promise<string[]> {
+    const found = await row(owner.id);
+    if (found?.enabledAt) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+    const pending = found?.pendingSecret ?? null;
+    const secret = pending ? box.open(pending, owner.id) : null;
+    if (!found || !pending || !secret) throw AppError.badRequest(TWO_FACTOR_MESSAGES.noSetup);
+    const timeStep = await checkTotp(secret, code, null);
+    if (timeStep === null) throw AppError.badRequest(TWO_FACTOR_MESSAGES.invalidCode, { errors: { code: TWO_FACTOR_MESSAGES.invalidCode } });
+    const codes = await sequelize.transaction(async (transaction) => {
+      // Conditional on the pending secret just checked: two parallel confirmations enrol once.
+      const [changed] = await models.TwoFactor.update(
+        { secret: pending, pendingSecret: null, enabledAt: new Date(), lastTimeStep: timeStep },
+        { where: { userId: owner.id, pendingSecret: pending, enabledAt: null }, transaction },
+      );
+      if (changed !== 1) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+      return replaceRecoveryCodes(owner.id, transaction);
+    });
+    await activity.record({ action: 'user.2fa_enabled', userId: owner.id, email: owner.email, details: { method: 'totp' } }, context);
+    notify(owner.email, 'Two-factor authentication turned on', 'Two-factor authentication was turned on for your account: signing in now also asks for a code from your authenticator app.', context);
+    return codes;
+  }
+
+  /** Whether the code is right for the user's TOTP now and newer than the last one accepted; spends its time step. */
+  async function verifyTotp(userId: string, code: string): Promise<boolean> {
+    const found = await row(userId);
+    const secret = found?.enabledAt && found.secret ? box.open(found.secret, userId) : null;
+    if (!found || !secret) return false;
+    const timeStep = await checkTotp(secret, code, found.lastTimeStep);
+    if (timeStep === null) return false;
+    const [changed] = await models.TwoFactor.update(
+      { lastTimeStep: timeStep },
+      { where: { userId, [Op.or]: [{ lastTimeStep: null }, { lastTimeStep: { [Op.lt]: timeStep } }] } },
+    );
+    return changed === 1;
+  }
+
+  /** Whether the code is one of the user's unused recovery codes; spends it. */
+  async function useRecoveryCode(userId: string, code: string): Promise<boolean> {
+    if (code.length > 64 || !(await enabled(userId))) return false;
+    const codeHash = recoveryCodes.hash(code);
+    const [changed] = await models.RecoveryCode.update({ usedAt: new Date() }, { where: { userId, codeHash, usedAt: null } });
+    return changed >= 1;
+  }
+
+  /** A new set of recovery codes; the old set stops working. */
+  async function regenerateRecoveryCodes(owner: Owner, context: RequestContext): Promise<string[]> {
+    if (!(await enabled(owner.id))) throw AppError.badRequest(TWO_FACTOR_MESSAGES.notOn);
+    const codes = await sequelize.transaction((transaction) => replaceRecoveryCodes(owner.id, transaction));
+    await activity.record({ action: 'user.recovery_codes_regenerated', userId: owner.id, email: owner.email }, context);
+    return codes;
+  }
+
+  async function remove(userId: string): Promise<boolean> {
+    return sequelize.transaction(async (transaction) => {
+      await models.RecoveryCode.destroy({ where: { userId }, transaction });
+      return (await models.TwoFactor.destroy({ where: { userId }, transaction })) > 0;
+    });
+  }
+
+  /** The owner turns their second factor off (a step-up route). */
+  async function disable(owner: Owner, context: RequestContext): Promise<void> {
+    if (!(await enabled(owner.id))) throw AppError.badRequest(TWO_FACTOR_MESSAGES.notOn);
+    await remove(owner.id);
+    await activity.record({ action: 'user.2fa_disabled', userId: owner.id, email: owner.email }, context);
+    notify(owner.email, 'Two-factor authentication turned off', 'Two-factor authentication was turned off for your account: signing in no longer asks for a code.', context);
+  }
+
+  /**
+   * An admin removes a user's TOTP and recovery codes (a lost phone), ends every session of the user (a
+   * thief signed in with the second factor must not stay), records `user.2fa_reset` and mails the user.
+   */
+  async function reset(userId: string, audit: AdminAudit): Promise<void> {
+    const user = await models.User.findByPk(userId);
+    if (!user) throw AppError.notFound(TWO_FACTOR_MESSAGES.userNotFound);
+    const had = await remove(userId);
+    await tokens.revokeAllForUser(userId);
+    await activity.record(
+      { action: 'user.2fa_reset', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: user.email, hadSecondFactor: had } },
+      audit.context,
+    );
+    notify(user.email, 'Two-factor authentication reset by an administrator', 'An administrator removed the two-factor authentication of your account and signed you out everywhere. Set it up again from your profile.', audit.context);
+  }
+
+  function notify(to: string, subject: string, summary: string, context: RequestContext): void {
+    notices.send(to, {
+      subject,
+      summary,
+      facts: [`When: ${new Date().toUTCString()}`, ...(context.ip ? [`From IP address: ${context.ip}`] : [])],
+      advice: 'If this was not you, change your password at once, review your sessions on your profile, and contact an administrator.',
+    });
+  }
+
+  /** Whether the policy (`requireTwoFactorRoles`) covers the role. */
+  async function requiredFor(role: string): Promise<boolean> {
+    const { requireTwoFactorRoles } = await settings.getSecuritySettings();
+    return (requireTwoFactorRoles.value as readonly string[]).includes(role);
+  }
+
+  /** Whether the user is held to enrolment: the policy covers their role and they have no second factor yet. */
+  async function mustEnrol(user: { id: string; role: string }): Promise<boolean> {
+    return (await requiredFor(user.role)) && !(await enabled(user.id));
+  }
+
+  /**
+   * The kinds this service adds to the second step's registry (src/sign-in/second-factor.ts, matched by
+   * shape: services sit below sign-in): `totp` answers `code`, `recovery` answers `recoveryCode` and only
+   * backs TOTP up.
+   */
+  function secondFactorKinds() {
+    return [
+      { name: 'totp', field: 'code', standalone: true, enrolled: enabled, verify: (userId: string, answer: unknown) => (typeof answer === 'string' ? verifyTotp(userId, answer) : Promise.resolve(false)) },
+      {
+        name: 'recovery', field: 'recoveryCode', standalone: false,
+        enrolled: async (userId: string) => (await models.RecoveryCode.count({ where: { userId, usedAt: null } })) > 0,
+        verify: (userId: string, answer: unknown) => (typeof answer === 'string' ? useRecoveryCode(userId, answer) : Promise.resolve(false)),
+      },
+    ];
+  }
+
+  return { secondFactorKinds, enabled, status, pendingSetup, beginSetup, confirm, verifyTotp, useRecoveryCode, regenerateRecoveryCodes, disable, reset, requiredFor, mustEnrol };
+}
+
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
