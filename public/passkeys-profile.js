@@ -1,7 +1,7 @@
 // "Add a passkey" on /admin/profile (CONTRACT 10): asks the server for creation options, lets
 // @simplewebauthn/browser run the ceremony, sends the answer with the optional name, and reloads the page with
-// the server's notice. Adding is a step-up action: a sign-in older than 10 minutes is sent to sign in again and
-// comes back here. Without JavaScript or WebAuthn the form stays hidden (Remove still works: it is a form post).
+// the server's notice. Adding is a step-up action: a sign-in older than 10 minutes is sent to the step-up prompt
+// and comes back here. Without JavaScript or WebAuthn the form stays hidden (Remove still works: it is a form post).
 (function () {
   'use strict';
   var form = document.getElementById('passkey-add');
@@ -36,7 +36,7 @@
     if (answer.status === 403) {
       var body = await answer.json().catch(function () { return {}; });
       if (body.stepUp) {
-        window.location.assign('/auth/login?redirect=' + encodeURIComponent(PROFILE) + '&notice=sign_in_again');
+        window.location.assign('/auth/step-up?redirect=' + encodeURIComponent(PROFILE));
         return null;
       }
     }
