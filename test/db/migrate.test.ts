@@ -18,6 +18,7 @@ const EXPECTED_TABLES = [
   'auth_verification',
   'collections',
   'content',
+  'email_tokens',
   'oauth_accounts',
   'otp_codes',
   'password_reset_tokens',

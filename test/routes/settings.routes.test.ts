@@ -72,6 +72,7 @@ describe('security settings API', () => {
       jwtRefreshGraceSeconds: { value: 604_800, seconds: 604_800, source: 'default' },
       allowRegistration: { value: true, source: 'default' },
       sessionMaxAgeSeconds: { value: 7_776_000, seconds: 7_776_000, source: 'default' },
+      requireVerifiedEmail: { value: false, source: 'default' },
     });
   });
 
@@ -86,6 +87,7 @@ describe('security settings API', () => {
       jwtRefreshGraceSeconds: { value: 0, seconds: 0, source: 'admin' },
       allowRegistration: { value: false, source: 'admin' },
       sessionMaxAgeSeconds: { value: 86_400, seconds: 86_400, source: 'admin' },
+      requireVerifiedEmail: { value: false, source: 'default' },
     });
     const again = await request(ctx().app).get('/api/settings/security').set(auth());
     assert.deepEqual(again.body, res.body);

@@ -7,7 +7,7 @@ import type { Role } from '../../src/models';
 import { createContainer } from '../../src/container';
 import { AppError } from '../../src/http/app-error';
 
-const USER_FIELDS = ['active', 'createdAt', 'email', 'firstName', 'id', 'lastName', 'role', 'username'];
+const USER_FIELDS = ['active', 'createdAt', 'email', 'emailVerified', 'firstName', 'id', 'lastName', 'role', 'username'];
 
 function api() {
   return request(ctx().app);

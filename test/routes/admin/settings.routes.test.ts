@@ -64,7 +64,8 @@ describe('admin page: security settings (Session / JWT)', () => {
     assert.match(res.text, /id="field-allowRegistration" name="allowRegistration" value="on" checked/);
     assert.match(res.text, /<label for="field-sessionMaxAgeSeconds">Session lifetime \(seconds\)<\/label>/);
     assert.match(res.text, /name="sessionMaxAgeSeconds"\s+value="7776000"/);
-    assert.equal(res.text.match(/Source: default\. /g)?.length, 4);
+    // The four Session / JWT values, plus the Email verification and Two-factor cards' one each.
+    assert.equal(res.text.match(/Source: default\. /g)?.length, 6);
   });
 
   it('when a value is set by an environment variable, then it is read-only with the variable named, and a post cannot store it', async () => {
