@@ -12,6 +12,7 @@ import { USER_ADMIN_MESSAGES, type AdminUserChanges } from '../../services/user-
 import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileForm, visibleFields, type PageField } from './profile-page-fields';
 import { formFields } from './form-input';
 import { createPasskeysCard } from './passkeys-card';
+import { createApiKeysCard } from './api-keys-card';
 
 const NAME_FIELDS: readonly PageField[] = [
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
@@ -35,10 +36,12 @@ export function createProfilePageController(container: Container) {
   const customFields = visibleFields(profiles.definition.fields);
   const self = (req: Request) => (req.user as Express.User).id;
   const passkeysCard = createPasskeysCard(container);
+  const apiKeysCard = createApiKeysCard(container);
 
   async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
     // The Passkeys card brings its own data (its partial reads `passkeys` from res.locals).
     res.locals.passkeys = await passkeysCard.view(self(req));
+    res.locals.apiKeys = await apiKeysCard.view(req.user as Express.User);
     const [user, profile, linked, sessions, accountCards, twoFactorStatus] = await Promise.all([
       userAdmin.get(self(req)), profiles.get(self(req)), oauth.linkedAccountsView(self(req)), userSessions.list(self(req), req.tokenClaims?.sid), lifecycle.cardsView(self(req)),
       container.twoFactor.status(self(req)),

@@ -8,6 +8,7 @@ import { parseOrThrow } from '../../http/validate';
 import { securitySettingsUpdate } from '../../routes/settings.schemas';
 import { ROLES } from '../../models';
 import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
+import { createSigningKeysCard } from './signing-keys-card';
 
 const PAGE = { view: 'admin/settings/security', title: 'Security settings', path: '/admin/settings/security' } as const;
 const MESSAGES = {
@@ -69,9 +70,13 @@ function changesFrom(body: Record<string, unknown>, current: SecuritySettings): 
  * `/admin/settings/security` (CONTRACT 6): the "Session / JWT" card. Reads and writes through the
  * settings service and the JSON API's schema, so page and API accept exactly the same values.
  */
-export function createSecuritySettingsPage({ settings }: Container) {
+export function createSecuritySettingsPage(container: Container) {
+  const { settings } = container;
+  const signingKeysCard = createSigningKeysCard(container);
   async function draw(res: Response, status: number, state: { values?: Record<string, unknown>; errors?: Record<string, string>; error?: string }) {
     const current = await settings.getSecuritySettings();
+    // The "Signing keys" card brings its own data (its partial reads `signingKeys` from res.locals).
+    res.locals.signingKeys = await signingKeysCard.view();
     res.status(status).render(PAGE.view, {
       title: PAGE.title,
       current,

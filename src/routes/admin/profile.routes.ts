@@ -3,6 +3,7 @@ import type { Container } from '../../container';
 import { createProfilePageController } from '../../controllers/admin/profile.controller';
 import { requireRecentSignIn } from '../../middleware/step-up';
 import { createPasskeysCard } from '../../controllers/admin/passkeys-card';
+import { createApiKeysCard } from '../../controllers/admin/api-keys-card';
 
 /** `/admin/profile`: every signed-in user's own page (a viewer's only admin page). */
 export function profilePageRoutes(container: Container): Router {
@@ -22,5 +23,9 @@ export function profilePageRoutes(container: Container): Router {
   router.post('/profile/sessions/revoke-others', ...signedIn, recent, profile.revokeOtherSessions);
   router.post('/profile/sessions/:sid/revoke', ...signedIn, recent, profile.revokeSession);
   router.post('/profile/passkeys/:id/remove', ...signedIn, recent, createPasskeysCard(container).remove);
+  // Making an API key is a step-up action (CONTRACT 9); revoking one only takes power away.
+  const apiKeys = createApiKeysCard(container);
+  router.post('/profile/api-keys', ...signedIn, recent, apiKeys.create);
+  router.post('/profile/api-keys/:id/revoke', ...signedIn, apiKeys.revoke);
   return router;
 }
