@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { ctx, buildApp, uniqueEmail } from '../support/context';
+import { launchBrowser, serve } from '../support/browser';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+import { PASSWORD, makeUser } from '../support/auth';
+import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+
+/** CONTRACT 12 pages: the strength meter, the verification landing, the profile's account cards. */
+describe('account lifecycle pages in a real browser', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let sink: SmtpSink;
+  let server: Awaited<ReturnType<typeof serve>>;
+  let page: Page;
+  let checkScripts: () => Promise<void>;
+
+  before(async () => {
+    browser = await launchBrowser();
+    sink = await startSmtpSink();
+    server = await serve(buildApp({ env: { SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' } }));
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    checkScripts = watchForScripts(page);
+  });
+  afterEach(async () => {
+    await checkScripts();
+    await page.close();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await sink?.stop();
+  });
+
+  it('when someone registers, then the meter rates the password as it is typed, a weak one is refused at the field, and the mailed link lands on a notice', async () => {
+    const email = uniqueEmail('browser-reg');
+    await page.goto(`${server.url}/auth/register`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('password123');
+    assert.match(await page.locator('.strength-text').textContent() ?? '', /Too easy to guess/);
+    await screenshot(page, 'register-strength-weak');
+    await submit(page, 'Create account');
+    assert.equal(await page.locator('[data-field=password] .field-error').textContent(), 'is one of the most commonly used passwords');
+    await screenshot(page, 'register-password-refused');
+
+    await page.getByLabel('Password').fill('Lantern-Orbit-Meadow-42');
+    assert.match(await page.locator('.strength-text').textContent() ?? '', /Strong|Good/);
+    await screenshot(page, 'register-strength-strong');
+    await submit(page, 'Create account');
+    assert.equal(new URL(page.url()).pathname, '/admin');
+
+    const mail = await sink.waitFor((m) => m.envelope.to.includes(email));
+    const link = /https?:\/\/\S+(\/auth\/verify-email\?token=\S+)/.exec(mail.text)?.[1];
+    assert.ok(link);
+    await page.goto(`${server.url}${link}`);
+    assert.equal(new URL(page.url()).pathname, '/auth/login');
+    assert.equal(await page.getByRole('status').textContent(), 'Your email address is verified. Thank you.');
+    await screenshot(page, 'verify-email-landing');
+    await page.goto(`${server.url}${link}`);
+    assert.match(await page.getByRole('alert').textContent() ?? '', /invalid, was already used or has expired/);
+    await screenshot(page, 'verify-email-link-invalid');
+  });
+
+  it('when JavaScript is off, then the password field is a plain field without a meter', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${server.url}/auth/register`);
+    assert.equal(await plain.locator('input[name=password][type=password]').count(), 1);
+    assert.equal(await plain.locator('.strength').count(), 0);
+    await context.close();
+  });
+
+  it('when an unverified user opens their profile, then the account cards resend, change the address and delete the account', async () => {
+    const user = await makeUser({ role: 'author', emailVerified: false });
+    await signInThrough(page, server.url, '/admin/profile', user.email);
+    assert.equal(await page.locator('[data-email-status]').textContent(), 'Not verified');
+    await screenshot(page, 'profile-account-cards');
+
+    await submit(page, 'Send the verification link again');
+    assert.match(await page.getByRole('status').textContent() ?? '', /new link is on its way/);
+    await sink.waitFor((m) => m.envelope.to.includes(user.email));
+
+    const newEmail = uniqueEmail('browser-move');
+    await page.getByLabel('New email address').fill(newEmail);
+    await page.getByLabel('Your password').fill('Not-My-Password-7');
+    await submit(page, 'Change email');
+    assert.equal(await page.locator('[data-field=emailCurrentPassword] .field-error').textContent(), 'is not your current password');
+    assert.equal(await page.getByLabel('New email address').inputValue(), newEmail, 'the typed address is kept');
+    await screenshot(page, 'profile-change-email-refused');
+    await page.getByLabel('Your password').fill(PASSWORD);
+    await submit(page, 'Change email');
+    assert.match(await page.getByRole('status').textContent() ?? '', /confirmation link has been sent/);
+    await sink.waitFor((m) => m.envelope.to.includes(newEmail));
+
+    await submit(page, 'Delete my account');
+    assert.equal(await page.locator('[data-field=confirmDelete] .field-error').textContent(), 'tick the box to confirm');
+    await screenshot(page, 'profile-delete-unconfirmed');
+    await page.getByLabel('I understand that my account is deleted for good').check();
+    await submit(page, 'Delete my account');
+    assert.equal(new URL(page.url()).pathname, '/auth/login');
+    assert.equal(await page.getByRole('status').textContent(), 'Your account has been deleted.');
+    assert.equal(await ctx().models.User.findByPk(user.id), null);
+  });
+});
