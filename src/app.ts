@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { databaseRequestScope } from './db/read-replicas';
 import express, { type Express } from 'express';
 import { createContainer, type AppDependencies } from './container';
 import { requestLogger } from './http/request-logger';
@@ -56,6 +57,8 @@ export function createApp(deps: AppDependencies): Express {
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);
 
+  // With read replicas, a request's reads after its own write go to the primary (db/read-replicas.ts).
+  if (config.databaseReadUrls.length > 0) app.use((_req, _res, next) => databaseRequestScope(next));
   const { metrics } = container;
   // The profile page's "Link GitHub" form is answered by a redirect to the provider: its CSP form-action names them.
   const profileLinkForms = { page: LINK_LANDING, origins: container.oauthProviders.authorizationOrigins };

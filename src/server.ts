@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const logger = createProcessLogger(config.logLevel, config.logFormat);
   for (const warning of config.warnings) logger.warn(warning);
 
-  const sequelize = createSequelize(config.databaseUrl, logger);
+  const sequelize = createSequelize(config.databaseUrl, logger, config.databaseReadUrls);
   await migrate(sequelize, logger);
   const models = defineModels(sequelize);
   const store = await createStore(config.redisUrl, logger);

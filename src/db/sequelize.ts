@@ -1,6 +1,7 @@
 import { Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import { connectionOptions } from './connection-options';
+import { routeReads } from './read-replicas';
 
 const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 /**
@@ -20,14 +21,27 @@ interface SqliteConnectionManager {
   getConnection(options?: object): Promise<SqliteConnection>;
 }
 
-/** One Sequelize instance for the process, from DATABASE_URL (SQLite file when unset). */
-export function createSequelize(databaseUrl: string | undefined, logger: Logger): Sequelize {
+/**
+ * One Sequelize instance for the process, from DATABASE_URL (SQLite file when unset), with DATABASE_READ_URLS
+ * as MySQL read replicas: only reads that opt in go there (read-replicas.ts), everything else to the primary.
+ */
+export function createSequelize(databaseUrl: string | undefined, logger: Logger, readUrls: readonly string[] = []): Sequelize {
   const options = connectionOptions(databaseUrl);
+  const server = (o: { host?: string; port?: number; username?: string; password?: string; database?: string }) => ({
+    host: o.host,
+    port: o.port,
+    username: o.username,
+    password: o.password,
+    database: o.database,
+  });
+  const replicated = options.dialect === 'mysql' && readUrls.length > 0;
   const sequelize = new Sequelize({
     ...options,
+    ...(replicated ? { replication: { write: server(options), read: readUrls.map((url) => server(connectionOptions(url))) } } : {}),
     logging: (sql: string) => logger.trace({ sql }, 'sql'),
     define: { ...(options.define ?? {}), underscored: true },
   });
+  if (replicated) routeReads(sequelize);
   if (options.dialect === 'sqlite') {
     configureSqliteConnections(sequelize, options.storage !== ':memory:');
     serializeTransactions(sequelize);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
 import type { RequestContext } from '../http/request-context';
+import { readsMayLag } from '../db/read-replicas';
 
 export const ACTIVITY_ACTIONS = [
   'auth.login',
@@ -188,7 +189,8 @@ export function createActivityService({ sequelize, models, logger, store }: { se
     return { logs, total: count };
   }
 
-  return { record, list };
+  // The log may show a replica's state, a moment behind (DATABASE_READ_URLS).
+  return { record, list: (filter: ActivityFilter) => readsMayLag(() => list(filter)) };
 }
 
 export type ActivityService = ReturnType<typeof createActivityService>;

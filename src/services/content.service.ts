@@ -4,6 +4,7 @@ import type { Content, ContentStatus, Models } from '../models';
 import { AppError } from '../http/app-error';
 import { contentPolicy, type ContentActor } from '../access/content-policy';
 import { transactionWithRetry } from '../db/transaction-retry';
+import { readsMayLag } from '../db/read-replicas';
 
 const CONTENT_MESSAGES = {
   notFound: 'Content not found',
@@ -143,5 +144,6 @@ export function createContentService({ models }: { models: Models }) {
     });
   }
 
-  return { list, get, create, update, remove };
+  // Lists may show a replica's state, a moment behind (DATABASE_READ_URLS).
+  return { list: (actor: ContentActor, query: ContentListQuery) => readsMayLag(() => list(actor, query)), get, create, update, remove };
 }

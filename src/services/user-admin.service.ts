@@ -7,6 +7,7 @@ import { toPublicUser, type PublicUser } from '../sessions/auth-user';
 import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
+import { readsMayLag } from '../db/read-replicas';
 
 export const USER_ADMIN_MESSAGES = {
   notFound: 'User not found',
@@ -279,7 +280,8 @@ export function createUserAdminService(deps: {
     );
   }
 
-  return { list, get, create, update, remove };
+  // Lists and searches may show a replica's state, a moment behind (DATABASE_READ_URLS); one user's page reads the primary.
+  return { list: (query: UserListQuery) => readsMayLag(() => list(query)), get, create, update, remove };
 }
 
 export type UserAdminService = ReturnType<typeof createUserAdminService>;
