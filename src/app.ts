@@ -26,7 +26,7 @@ import { apiKeysRoutes, userApiKeysRoutes } from './routes/api-keys.routes';
 import { signingKeysRoutes, wellKnownRoutes } from './routes/signing-keys.routes';
 import { oauthRoutes } from './routes/oauth.routes';
 import { twoFactorRoutes, userTwoFactorRoutes } from './routes/two-factor.routes';
-import { passkeyBrowserBundle, passkeysRoutes } from './routes/passkeys.routes';
+import { passkeyBrowserBundle, passkeySecondStepRoutes, passkeysRoutes } from './routes/passkeys.routes';
 import { usersRoutes } from './routes/users.routes';
 import { collectionsRoutes } from './routes/collections.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -87,6 +87,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth', twoFactorRoutes(container));
   app.use('/auth', accountRoutes(container));
   app.use('/auth/passkeys', passkeysRoutes(container));
+  app.use('/auth/2fa/passkey', passkeySecondStepRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
   app.use('/api', usersRoutes(container));

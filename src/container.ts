@@ -137,6 +137,8 @@ export function createContainer(deps: AppDependencies) {
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
   const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices });
+  // After TOTP and recovery codes: `methods` lists the kinds in this order.
+  secondFactor.register(passkeys.secondFactorKind);
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, magicLinks, oauthProviders, oauth, passkeys, secondFactor });

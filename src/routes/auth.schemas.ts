@@ -30,13 +30,11 @@ export const userWithCustomFields = publicUser.catchall(z.unknown());
 /** The Login response of SPEC 2.2, shared by every sign-in method. */
 export const loginResponse = z.object({ user: userWithCustomFields, token: z.string() });
 /** CONTRACT 9: a first factor's answer when a second step is needed (no token, no auth cookie). */
-export const twoFactorChallenge = z
-  .object({
-    twoFactorRequired: z.literal(true),
-    challenge: z.string().describe('opaque; answer it at POST /auth/2fa/verify within 5 minutes'),
-    methods: z.array(z.string()).describe('the kinds the user has: totp, recovery, passkey'),
-  })
-  .meta({ id: 'TwoFactorChallenge' });
+export const twoFactorChallenge = z.object({
+  twoFactorRequired: z.literal(true),
+  challenge: z.string().describe('opaque; answer it at POST /auth/2fa/verify within 5 minutes'),
+  methods: z.array(z.string()).describe('the kinds the user has: totp, recovery, passkey'),
+});
 /** A sign-in answer: the session, or the second step's challenge. */
 export const signInResponse = z.union([loginResponse, twoFactorChallenge]);
 const refreshResponse = z.object({ token: z.string(), expiresIn: z.number().int() });

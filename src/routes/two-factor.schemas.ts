@@ -4,6 +4,7 @@ import { redirectField, signInPassword } from '../http/input-rules';
 import { RECOVERY_CODES } from '../credentials/totp';
 import { loginResponse } from './auth.schemas';
 import { userParams } from './sessions.schemas';
+import { authenticationResponse } from './passkeys.schemas';
 
 /** A TOTP code as typed: six digits (spaces a phone app shows between the groups are the client's to strip). */
 const totpCode = z.string({ message: 'must be a string of 6 digits' }).trim().regex(/^\d{6}$/, { message: 'must be 6 digits' });
@@ -16,8 +17,8 @@ export const confirmBody = z.strictObject({ code: totpCode });
  * whose HttpOnly cookie carries it. A kind registered later (passkeys) adds its own field here.
  */
 export const verifyBody = z
-  .strictObject({ challenge: challenge.optional(), code: totpCode.optional(), recoveryCode: recoveryCode.optional(), redirect: redirectField })
-  .refine((body) => body.code !== undefined || body.recoveryCode !== undefined, { message: 'give a code or a recovery code', path: ['code'] });
+  .strictObject({ challenge: challenge.optional(), code: totpCode.optional(), recoveryCode: recoveryCode.optional(), passkey: authenticationResponse.optional(), redirect: redirectField })
+  .refine((body) => body.code !== undefined || body.recoveryCode !== undefined || body.passkey !== undefined, { message: 'give a code, a recovery code or a passkey', path: ['code'] });
 export const stepUpBody = z
   .strictObject({ password: signInPassword.optional(), code: totpCode.optional(), redirect: redirectField })
   .refine((body) => body.password !== undefined || body.code !== undefined, { message: 'give your password or a code', path: ['password'] });
@@ -60,7 +61,7 @@ export const TWO_FACTOR_ENDPOINTS = {
     responses: { 200: { description: 'off', schema: success }, 400: 'Two-factor authentication is not on', ...stepUp },
   },
   verify: {
-    summary: 'The second step of a sign-in: a code or a recovery code for the challenge',
+    summary: 'The second step of a sign-in: a code, a recovery code or a passkey (assertion for POST /auth/2fa/passkey/options) for the challenge',
     description: 'Ends in the normal sign-in answer. A wrong code and an unknown, used or expired challenge answer the same 401; the fifth wrong code ends the challenge; wrong codes count in the per-account throttle.',
     tags,
     body: verifyBody,

@@ -50,6 +50,12 @@ function documentCheck(doc: Document, answers: Answer[], problems: string[]): Mi
   };
 }
 
+
+/** The token of a sign-in answer (the document's 200 is the session or, with a second factor, the challenge: these users have none). */
+function tokenOf(data: { token: string } | { twoFactorRequired: true } | undefined): string {
+  assert.ok(data && 'token' in data, 'a session, not a two-factor challenge');
+  return data.token;
+}
 describe('a client generated from the OpenAPI document', () => {
   let server: http.Server;
   let baseUrl: string;
@@ -94,7 +100,7 @@ describe('a client generated from the OpenAPI document', () => {
     assert.equal(registered.response.status, 201);
     const login = await client.POST('/auth/login', { body: { email, password: PASSWORD } });
     assert.equal(login.response.status, 200);
-    const token = login.data!.token;
+    const token = tokenOf(login.data);
     const asUser = { headers: { Authorization: `Bearer ${token}` } };
 
     // The signed-in user: me, refresh, their profile, sign-out.
@@ -107,7 +113,7 @@ describe('a client generated from the OpenAPI document', () => {
     const sessions = await client.GET('/auth/sessions', refreshedAuth);
     assert.equal(sessions.data?.sessions.filter((session) => session.current).length, 1);
     const second = await client.POST('/auth/login', { body: { email, password: PASSWORD } });
-    const secondAuth = { headers: { Authorization: `Bearer ${second.data!.token}` } };
+    const secondAuth = { headers: { Authorization: `Bearer ${tokenOf(second.data)}` } };
     const secondId = (await client.GET('/auth/sessions', secondAuth)).data!.sessions.find((session) => session.current)!.id;
     assert.equal((await client.DELETE('/auth/sessions/{id}', { params: { path: { id: secondId } }, ...refreshedAuth })).response.status, 204);
     assert.equal((await client.GET('/auth/me', secondAuth)).response.status, 401, 'an ended session signs nothing in');
@@ -116,7 +122,7 @@ describe('a client generated from the OpenAPI document', () => {
     assert.equal((await client.POST('/auth/sessions/revoke-others', refreshedAuth)).data?.revoked, 2);
     const theirs = { params: { path: { id: me.data!.user.id } }, ...asAdmin };
     assert.equal((await client.GET('/api/users/{id}/sessions', theirs)).data?.sessions.length, 1);
-    assert.equal((await client.GET('/auth/me', { headers: { Authorization: `Bearer ${third.data!.token}` } })).response.status, 401);
+    assert.equal((await client.GET('/auth/me', { headers: { Authorization: `Bearer ${tokenOf(third.data)}` } })).response.status, 401);
     const profile = await client.GET('/api/user-profiles/{userId}', { params: { path: { userId: me.data!.user.id } }, ...refreshedAuth });
     assert.equal(profile.data?.userId, me.data!.user.id);
     assert.equal((await client.GET('/api/users', refreshedAuth)).response.status, 403, 'a viewer manages no users');

@@ -73,6 +73,7 @@ describe('security settings API', () => {
       allowRegistration: { value: true, source: 'default' },
       sessionMaxAgeSeconds: { value: 7_776_000, seconds: 7_776_000, source: 'default' },
       requireVerifiedEmail: { value: false, source: 'default' },
+      requireTwoFactorRoles: { value: [], source: 'default' },
     });
   });
 
@@ -88,6 +89,7 @@ describe('security settings API', () => {
       allowRegistration: { value: false, source: 'admin' },
       sessionMaxAgeSeconds: { value: 86_400, seconds: 86_400, source: 'admin' },
       requireVerifiedEmail: { value: false, source: 'default' },
+      requireTwoFactorRoles: { value: [], source: 'default' },
     });
     const again = await request(ctx().app).get('/api/settings/security').set(auth());
     assert.deepEqual(again.body, res.body);
