@@ -1,7 +1,8 @@
 // "Sign in with a passkey" on /auth/login (CONTRACT 10): asks the server for request options (a discoverable
 // sign-in: the browser offers the passkeys it holds for this site), lets @simplewebauthn/browser run the
-// ceremony, sends the answer back and, signed in (the answer set the cookies), goes where the page was going.
-// Without JavaScript or WebAuthn the section stays hidden and the rest of the page works as before.
+// ceremony and sends the answer as a page would post it: the server answers with a redirect (fetch follows)
+// to where the page was going, or to the second step (/auth/2fa) when the passkey did not verify its holder
+// and the account has a second factor. Without JavaScript or WebAuthn the section stays hidden.
 (function () {
   'use strict';
   var section = document.getElementById('passkey-sign-in');
@@ -14,17 +15,11 @@
     cancelled: 'Passkey sign-in was cancelled.',
   };
 
-  // Only a path of this site (the server checked it too): never an address of another.
-  function destination() {
-    var wanted = section.getAttribute('data-redirect') || '';
-    return /^\/(?![\/\\])/.test(wanted) ? wanted : '/admin';
-  }
-
-  function post(url, body) {
+  function post(url, body, accept) {
     return fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: { 'Content-Type': 'application/json', Accept: accept },
       body: JSON.stringify(body),
     });
   }
@@ -38,7 +33,7 @@
     error.hidden = true;
     button.disabled = true;
     try {
-      var options = await post('/auth/passkeys/login/options', {});
+      var options = await post('/auth/passkeys/login/options', {}, 'application/json');
       if (!options.ok) return show(MESSAGES.failed);
       var response;
       try {
@@ -46,9 +41,11 @@
       } catch (err) {
         return show(err && err.name === 'NotAllowedError' ? MESSAGES.cancelled : MESSAGES.failed);
       }
-      var answer = await post('/auth/passkeys/login/verify', { response: response });
-      if (!answer.ok) return show(MESSAGES.failed);
-      window.location.assign(destination());
+      // The redirect the page carried goes back to the server, which checks it as for the password form.
+      var redirect = section.getAttribute('data-redirect');
+      var answer = await post('/auth/passkeys/login/verify', redirect ? { response: response, redirect: redirect } : { response: response }, 'text/html');
+      if (!answer.ok || !answer.redirected) return show(MESSAGES.failed);
+      window.location.assign(answer.url);
     } catch (err) {
       show(MESSAGES.failed);
     } finally {

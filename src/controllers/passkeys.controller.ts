@@ -7,7 +7,7 @@ import { PASSKEY_MESSAGES } from '../services/passkey.service';
 import type { PasskeyLoginOptionsBody, PasskeyRegisterBody } from '../routes/passkeys.schemas';
 
 /** Handlers of CONTRACT 10's passkey endpoints; the route schemas have parsed every body and id. */
-export function createPasskeysController({ passkeys }: Container) {
+export function createPasskeysController({ passkeys, secondFactor }: Container) {
   const self = (req: Request) => req.user as Express.User;
 
   /** First on every passkey route: with an IP-address BASE_URL there is no relying party (503). */
@@ -39,5 +39,12 @@ export function createPasskeysController({ passkeys }: Container) {
     res.json(await passkeys.loginOptions((req.body as PasskeyLoginOptionsBody).email));
   };
 
-  return { available, registerOptions, registerVerify, list, remove, loginOptions };
+  /** Options for the second step: the challenge (body, else the /auth/2fa page's cookie) must be live and offer `passkey`. */
+  const secondStepOptions: RequestHandler = async (req, res) => {
+    const pending = await secondFactor.pending(secondFactor.challengeOf(req));
+    if (!pending || !pending.methods.includes('passkey')) throw AppError.unauthorized(PASSKEY_MESSAGES.signInFailed);
+    res.json(await passkeys.secondStepOptions(pending.userId));
+  };
+
+  return { available, registerOptions, registerVerify, list, remove, loginOptions, secondStepOptions };
 }

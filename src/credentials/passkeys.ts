@@ -49,8 +49,11 @@ export interface NewCredential extends StoredCredential {
   userVerified: boolean;
 }
 
-/** What a challenge was issued for: a registration by one user, or a sign-in (for one user after `{ email }`). */
-export type ChallengeRecord = { kind: 'register'; userId: string } | { kind: 'login'; userId: string | null };
+/**
+ * What a challenge was issued for: a registration by one user, a sign-in (for one user after `{ email }`), or
+ * the second step of one user's sign-in. Each answers its own ceremony only.
+ */
+export type ChallengeRecord = { kind: 'register'; userId: string } | { kind: 'login'; userId: string | null } | { kind: 'second_step'; userId: string };
 
 /** The SHA-256 of a credential id's bytes (hex): the unique lookup key of a stored passkey. */
 export function credentialHash(credentialId: string): string {
@@ -148,15 +151,18 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
     };
   }
 
-  /** Request options: discoverable (no allowCredentials) or for the listed credentials; user verification preferred. */
-  async function authenticationOptions(allow: Array<{ id: string; transports: string[] }> | null, userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  /**
+   * Request options: discoverable (no allowCredentials) or for the listed credentials. User verification is
+   * preferred for a sign-in and required for a second step (where the passkey stands as the second factor).
+   */
+  async function authenticationOptions(allow: Array<{ id: string; transports: string[] }> | null, record: Exclude<ChallengeRecord, { kind: 'register' }>): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
       timeout,
-      userVerification: 'preferred',
+      userVerification: record.kind === 'second_step' ? 'required' : 'preferred',
       ...(allow ? { allowCredentials: allow } : {}),
     });
-    await remember(options.challenge, { kind: 'login', userId });
+    await remember(options.challenge, record);
     return options;
   }
 

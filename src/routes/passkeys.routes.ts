@@ -31,6 +31,17 @@ export function passkeysRoutes(container: Container) {
 }
 
 /**
+ * CONTRACT 9 + 10: a passkey as the second step of a sign-in. Mounted at /auth/2fa/passkey, under the path of
+ * the /auth/2fa page's challenge cookie; the answer goes to POST /auth/2fa/verify like every other kind's.
+ */
+export function passkeySecondStepRoutes(container: Container) {
+  const passkeys = createPasskeysController(container);
+  const api = createApiRouter(container.docs, '/auth/2fa/passkey');
+  api.post('/options', doc.secondStepOptions, passkeys.available, container.limits.passkey, validated, passkeys.secondStepOptions);
+  return api.router;
+}
+
+/**
  * @simplewebauthn/browser's UMD bundle (global `SimpleWebAuthnBrowser`), served from the installed package as
  * a file of ours at /static/vendor/simplewebauthn/: no CDN, and the pages' CSP allows scripts of this origin only.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
-import { email } from '../http/input-rules';
+import { email, redirectField } from '../http/input-rules';
 import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from '../services/passkey.service';
 import { loginResponse } from './auth.schemas';
 
@@ -34,7 +34,8 @@ const registrationResponse = z.object({
   }),
 });
 
-const authenticationResponse = z.object({
+/** An assertion (navigator.credentials.get), as sign-in and the second step of a sign-in take it. */
+export const authenticationResponse = z.object({
   ...responseEnvelope,
   response: z.object({
     clientDataJSON,
@@ -54,7 +55,9 @@ const passkeyName = z
 
 const registerVerifyBody = z.strictObject({ response: registrationResponse, name: passkeyName });
 const loginOptionsBody = z.strictObject({ email: email.optional() });
-const loginVerifyBody = z.strictObject({ response: authenticationResponse });
+// `redirect`: where a page goes once signed in (the sign-in page's script asks for a page answer, as its form would).
+const loginVerifyBody = z.strictObject({ response: authenticationResponse, redirect: redirectField });
+const secondStepOptionsBody = z.strictObject({ challenge: z.string().min(1).max(128).optional().describe('the challenge of the sign-in answer; a page leaves it out (its cookie carries it)') });
 export const passkeyParams = z.strictObject({ id: z.uuid({ message: 'must be a passkey id' }) });
 
 export type PasskeyRegisterBody = z.output<typeof registerVerifyBody>;
@@ -149,5 +152,14 @@ export const PASSKEYS_ENDPOINTS = {
       429: 'too many requests from this client (30 per minute)',
       503: unavailable,
     },
+  },
+  secondStepOptions: {
+    summary: 'Request options for answering a sign-in\'s second step with a passkey',
+    description:
+      'After a first factor answered `{ twoFactorRequired, challenge, methods }` with `passkey` among the methods: options for ' +
+      'the user\'s own passkeys, user verification required. Send the assertion to POST /auth/2fa/verify as `{ challenge, passkey }`.',
+    tags,
+    body: secondStepOptionsBody,
+    responses: { 200: { description: 'request options', schema: requestOptions }, 401: failed, 429: 'too many requests from this client (30 per minute)', 503: unavailable },
   },
 } satisfies Record<string, Endpoint>;

@@ -153,26 +153,27 @@ export function createPasskeyService(deps: {
    */
   async function loginOptions(rawEmail: string | undefined) {
     const run = ceremony();
-    if (rawEmail === undefined) return run.authenticationOptions(null, null);
+    if (rawEmail === undefined) return run.authenticationOptions(null, { kind: 'login', userId: null });
     const email = normalizeEmail(rawEmail);
     const record = await authUsers.byEmail(email);
     const rows = await rowsOf(record?.user.id ?? '');
     const allow = rows.length > 0 ? rows.map((row) => ({ id: row.credentialId, transports: storedOf(row).transports })) : decoyCredentials(config.jwtSecret, email);
     // Bound to the account asked about (an unknown email to no one: '' matches no user), so another user's passkey cannot answer it.
-    return run.authenticationOptions(allow, record?.user.id ?? '');
+    return run.authenticationOptions(allow, { kind: 'login', userId: record?.user.id ?? '' });
   }
 
   /**
    * The sign-in check: the response's challenge (taken, so it is never good twice), its credential (ours,
    * still registered, of the account the options were for), the user handle, then origin, RP ID, signature,
-   * counter and, when asked, user verification. The counter moves forward conditionally, so of two
-   * assertions racing with counters the older one loses.
+   * counter and, for a second step (`secondStepOf`: the user whose sign-in it completes), user verification.
+   * The counter moves forward conditionally, so of two assertions racing with counters the older one loses.
    */
-  async function verifyLogin(response: AuthenticationResponseJSON, options: { requireUserVerification?: boolean } = {}): Promise<PasskeyLoginResult> {
+  async function verifyLogin(response: AuthenticationResponseJSON, options: { secondStepOf?: string } = {}): Promise<PasskeyLoginResult> {
     const run = ceremony();
     const refuse = (reason: PasskeyLoginFailure, row?: Passkey | null, email: string | null = null): PasskeyLoginResult => ({ ok: false, reason, userId: row?.userId ?? null, email });
     const claimed = await run.claimChallenge(response.response.clientDataJSON);
-    if (!claimed || claimed.record.kind !== 'login') return refuse('challenge');
+    const expected = options.secondStepOf === undefined ? 'login' : 'second_step';
+    if (!claimed || claimed.record.kind !== expected || (expected === 'second_step' && claimed.record.userId !== options.secondStepOf)) return refuse('challenge');
     const credentialId = canonicalCredentialId(response.rawId);
     const row = credentialId === null ? null : await models.Passkey.findOne({ where: { credentialHash: credentialHash(credentialId) } });
     if (!row) return refuse('unknown_credential');
@@ -181,7 +182,7 @@ export function createPasskeyService(deps: {
     if (userHandle !== undefined && userHandle !== userHandleOf(row.userId)) return refuse('user_handle', row);
     let verified: Awaited<ReturnType<typeof run.verifyAuthentication>>;
     try {
-      verified = await run.verifyAuthentication(response, claimed.challenge, storedOf(row), options.requireUserVerification === true);
+      verified = await run.verifyAuthentication(response, claimed.challenge, storedOf(row), expected === 'second_step');
     } catch (err) {
       return refuse(failureReason(err) as PasskeyLoginFailure, row);
     }
@@ -197,10 +198,36 @@ export function createPasskeyService(deps: {
 
   /** Whether the user has any passkey (a second-factor method they can use). */
   async function hasAny(userId: string): Promise<boolean> {
-    return (await models.Passkey.count({ where: { userId } })) > 0;
+    return rp !== null && (await models.Passkey.count({ where: { userId } })) > 0;
   }
 
-  return { available: rp !== null, rp, list, registrationOptions, register, remove, loginOptions, verifyLogin, hasAny };
+  /** Request options for the second step of this user's sign-in: their passkeys, user verification required. */
+  async function secondStepOptions(userId: string) {
+    const run = ceremony();
+    const allow = (await rowsOf(userId)).map((row) => ({ id: row.credentialId, transports: storedOf(row).transports }));
+    return run.authenticationOptions(allow, { kind: 'second_step', userId });
+  }
+
+  /**
+   * The `passkey` kind of second factor (CONTRACT 9's registry in sign-in/second-factor.ts): the answer, in the
+   * verify body's `passkey` field, is an assertion for a challenge of secondStepOptions, by one of the user's
+   * own passkeys, with user verification. Not standalone: a passkey alone does not add a second step to a
+   * password sign-in (it is a way in of its own); with TOTP on, it is one of the methods offered.
+   */
+  const secondFactorKind = {
+    name: 'passkey',
+    field: 'passkey',
+    standalone: false,
+    enrolled: hasAny,
+    async verify(userId: string, answer: unknown): Promise<boolean> {
+      const response = answer as Partial<AuthenticationResponseJSON> | null;
+      if (!ceremonies || typeof response?.rawId !== 'string' || typeof response.response?.clientDataJSON !== 'string') return false;
+      const result = await verifyLogin(response as AuthenticationResponseJSON, { secondStepOf: userId });
+      return result.ok && result.user.id === userId;
+    },
+  };
+
+  return { available: rp !== null, rp, list, registrationOptions, register, remove, loginOptions, verifyLogin, hasAny, secondStepOptions, secondFactorKind };
 }
 
 export type PasskeyService = ReturnType<typeof createPasskeyService>;

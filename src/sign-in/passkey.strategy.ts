@@ -21,8 +21,14 @@ export class PasskeyStrategy extends Strategy {
     this.passkeys.verifyLogin(response).then(
       (result) => {
         if (result.ok) {
-          // userVerified: whether the authenticator checked who holds it (PIN, biometrics), which a second factor asks.
-          const info: SignInInfo = { method: 'passkey', details: { passkeyId: result.passkeyId, userVerified: result.userVerified } };
+          // A passkey that verified its holder (PIN, biometrics) is two factors in one (something owned, something
+          // known or been): it satisfies the second step (CONTRACT 9). Without verification, a user with a second
+          // factor is asked for it as after any other first factor.
+          const info: SignInInfo = {
+            method: 'passkey',
+            details: { passkeyId: result.passkeyId, userVerified: result.userVerified },
+            ...(result.userVerified ? { secondFactor: 'passkey' } : {}),
+          };
           return this.success(result.user, info);
         }
         this.fail(

@@ -5,7 +5,8 @@ import type { Express } from 'express';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
 import { launchBrowser } from '../support/browser';
-import { makeUser } from '../support/auth';
+import { PASSWORD, makeUser, tokenFor } from '../support/auth';
+import { codeFor, enrolTotp } from '../support/totp';
 import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
 
 /**
@@ -129,6 +130,42 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     await page.goto(`${server.url}/admin/profile`);
     assert.equal(new URL(page.url()).pathname, '/auth/login');
     await Promise.all([page.waitForURL((url) => url.pathname === '/admin/profile'), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+  });
+
+  it('when a user with TOTP signs in with a password, then the second step offers "Use a passkey", which signs them in; a verified passkey sign-in skips the second step', async () => {
+    const user = await makeUser({ role: 'author' });
+    // Enrolled through the suite's app (its tokens name its BASE_URL); the same database and secret.
+    const { secret } = await enrolTotp(ctx().app, await tokenFor(user));
+    await addVirtualAuthenticator(page);
+    // Adding a passkey is a step-up action; this sign-in is fresh (password, then a TOTP code).
+    await page.goto(`${server.url}/admin/profile`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await submit(page, 'Sign in');
+    assert.equal(new URL(page.url()).pathname, '/auth/2fa');
+    assert.equal(await page.getByRole('button', { name: 'Use a passkey' }).count(), 0, 'no passkey yet, so none offered');
+    // The next step's code: enrolment spent this step's (a code is accepted once), one step of drift is allowed.
+    await page.getByLabel('Code *', { exact: true }).fill(codeFor(secret, 1));
+    await submit(page, 'Verify');
+    assert.equal(new URL(page.url()).pathname, '/admin/profile');
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('notice') === 'passkey_added'), passkeysCard(page).getByRole('button', { name: 'Add a passkey' }).click()]);
+
+    await signOut(page);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await submit(page, 'Sign in');
+    assert.equal(new URL(page.url()).pathname, '/auth/2fa');
+    const usePasskey = page.getByRole('button', { name: 'Use a passkey' });
+    assert.ok(await usePasskey.isVisible());
+    await screenshot(page, 'two-factor-passkey');
+    await Promise.all([page.waitForURL((url) => url.pathname === '/admin'), usePasskey.click()]);
+    assert.ok(await ctx().models.Session.findOne({ where: { userId: user.id, method: 'password+passkey' } }));
+
+    // The virtual authenticator verifies its user: a passkey sign-in is both factors at once.
+    await page.goto(`${server.url}/admin/profile`);
+    await signOut(page);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/admin'), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+    assert.ok(await ctx().models.Session.findOne({ where: { userId: user.id, method: 'passkey' } }));
   });
 
   it('when JavaScript is off, then the sign-in page offers no passkey and the password form still signs in; the profile says adding needs JavaScript', async () => {
