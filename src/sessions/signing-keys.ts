@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config, JwtAlgorithm } from '../config/config';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
+import { transactionWithRetry } from '../db/transaction-retry';
 
 /** The store key every instance reads before signing: a rotation replaces it (as settings-cache's version). */
 const VERSION_KEY = 'signing-keys:version';
@@ -276,13 +277,15 @@ export function createSigningKeys(deps: {
     const createdAt = new Date();
     const retiresAt = new Date(createdAt.getTime() + (jwtExpiresIn.seconds + jwtRefreshGraceSeconds.seconds) * 1000);
     const sequelize = models.SigningKey.sequelize as NonNullable<typeof models.SigningKey.sequelize>;
-    await sequelize.transaction(async (transaction) => {
-      await models.SigningKey.update({ retiresAt }, { where: { retiresAt: null }, transaction });
-      await models.SigningKey.destroy({ where: { retiresAt: { [Op.lte]: createdAt } }, transaction });
+    // The new row first, then every other signing row retired: of two rotations at once, the one committed
+    // last retires the other's key, so exactly one key signs (a deadlock between them is retried).
+    await transactionWithRetry(sequelize, async (transaction) => {
       await models.SigningKey.create(
         { kid, algorithm, publicJwk: JSON.stringify(publicJwk), privateKey: sealPrivateKey(config.jwtSecret, kid, pkcs8), createdAt, retiresAt: null },
         { transaction },
       );
+      await models.SigningKey.update({ retiresAt }, { where: { retiresAt: null, kid: { [Op.ne]: kid } }, transaction });
+      await models.SigningKey.destroy({ where: { retiresAt: { [Op.lte]: createdAt } }, transaction });
     });
     ring = null;
     try {

@@ -15,6 +15,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const EXPECTED_TABLES = [
   'activity_logs',
+  'api_keys',
   'auth_verification',
   'collections',
   'content',
@@ -26,6 +27,7 @@ const EXPECTED_TABLES = [
   'revoked_tokens',
   'sessions',
   'settings',
+  'signing_keys',
   'user_profiles',
   'users',
 ];
