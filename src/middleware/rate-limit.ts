@@ -17,7 +17,7 @@ import { MAILS_PER_EMAIL, type EmailQuota } from '../services/email-quota';
 import type { Metrics } from '../metrics/metrics';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */
-export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'otpRequest' | 'oauth' | 'passkey';
+export type LimitName = 'login' | 'register' | 'seedAdmin' | 'passwordReset' | 'refresh' | 'magicLink' | 'otpRequest' | 'oauth' | 'passkey' | 'secondFactor';
 
 export interface LimitRule {
   /** Requests allowed per window and client IP. */
@@ -41,6 +41,9 @@ export const RATE_LIMITS: Readonly<Record<LimitName, LimitRule>> = {
   oauth: { limit: 30, windowSeconds: 60 },
   // Passkey sign-in options and verify per client IP: an assertion cannot be guessed, this only bounds the work.
   passkey: { limit: 30, windowSeconds: 60 },
+  // Second-step answers and step-up proofs per client IP: their own budget beside sign-in's, so a mistyped
+  // code does not cost the password; the challenge (5 answers) and the account throttle bound the guessing.
+  secondFactor: { limit: 20, windowSeconds: 60 },
 };
 
 /** Key namespace in the key-value store: `rl:<limiter>:<client ip>`. */
@@ -54,6 +57,7 @@ const KEY_SEGMENT: Record<LimitName, string> = {
   otpRequest: 'otp-request',
   oauth: 'oauth',
   passkey: 'passkey',
+  secondFactor: 'second-factor',
 };
 
 /** While the shared store is failing, it is still tried, but the outage is logged at most this often. */
@@ -211,5 +215,6 @@ export function createRateLimits({ store, logger, overrides = {}, metrics }: Rat
     otpRequest: build('otpRequest'),
     oauth: build('oauth'),
     passkey: build('passkey'),
+    secondFactor: build('secondFactor'),
   };
 }

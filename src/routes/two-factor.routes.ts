@@ -28,11 +28,11 @@ export function twoFactorRoutes(container: Container) {
   api.post('/2fa/totp/confirm', doc.confirm, guards.requireAuth, validated, twoFactor.confirm);
   api.post('/2fa/recovery-codes', doc.recoveryCodes, guards.requireAuth, recent, twoFactor.regenerate);
   api.post('/2fa/disable', doc.disable, guards.requireAuth, recent, twoFactor.disable);
-  // A code guess is a sign-in attempt: the sign-in limit per client, the account throttle per account.
+  // A code guess is a sign-in attempt: a per-client limit of its own, the account throttle per account.
   // sessions.ready: a magic-link sign-in's second step makes its server session (the extension it names), and
   // the challenge is never spent while no session could be made.
-  api.post('/2fa/verify', doc.verify, limits.login, validated, container.sessions.ready, authenticate(STRATEGY.secondFactor), twoFactor.clearChallenge, issueSession('auth.2fa_verified'));
-  api.post('/step-up', doc.stepUp, guards.requireAuth, limits.login, validated, twoFactor.proveStepUp);
+  api.post('/2fa/verify', doc.verify, limits.secondFactor, validated, container.sessions.ready, authenticate(STRATEGY.secondFactor), twoFactor.clearChallenge, issueSession('auth.2fa_verified'));
+  api.post('/step-up', doc.stepUp, guards.requireAuth, limits.secondFactor, validated, twoFactor.proveStepUp);
 
   api.router.use(twoFactor.formErrorPages);
   return api.router;

@@ -61,6 +61,8 @@ describe('rate limits', () => {
         magicLink: { limit: 5, windowSeconds: 60 },
         otpRequest: { limit: 10, windowSeconds: 60 },
         oauth: { limit: 30, windowSeconds: 60 },
+        passkey: { limit: 30, windowSeconds: 60 },
+        secondFactor: { limit: 20, windowSeconds: 60 },
       });
     });
 
