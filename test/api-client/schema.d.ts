@@ -562,7 +562,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The second step of a sign-in: a code or a recovery code for the challenge
+         * The second step of a sign-in: a code, a recovery code or a passkey (assertion for POST /auth/2fa/passkey/options) for the challenge
          * @description Ends in the normal sign-in answer. A wrong code and an unknown, used or expired challenge answer the same 401; the fifth wrong code ends the challenge; wrong codes count in the per-account throttle.
          */
         post: operations["postAuth2faVerify"];
@@ -796,9 +796,29 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey
-         * @description The normal sign-in answer: a session, auth_token and csrf_token cookies, `{ user, token }`.
+         * @description The normal sign-in answer: a session, auth_token and csrf_token cookies, `{ user, token }`. A passkey that verified its holder satisfies the second factor; without that, an account with one answers `{ twoFactorRequired, challenge, methods }` (a page: 302 to /auth/2fa).
          */
         post: operations["postAuthPasskeysLoginVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/2fa/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request options for answering a sign-in's second step with a passkey
+         * @description After a first factor answered `{ twoFactorRequired, challenge, methods }` with `passkey` among the methods: options for the user's own passkeys, user verification required. Send the assertion to POST /auth/2fa/verify as `{ challenge, passkey }`.
+         */
+        post: operations["postAuth2faPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3673,12 +3693,48 @@ export interface operations {
                     challenge?: string;
                     code?: string;
                     recoveryCode?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description clientExtensionResults, as the browser reports them */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                    };
                     redirect?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     challenge?: string;
                     code?: string;
                     recoveryCode?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description clientExtensionResults, as the browser reports them */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                    };
                     redirect?: string;
                 };
             };
@@ -4762,7 +4818,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Login response (user with custom fields) */
+            /** @description Login response (user with custom fields), or the second step's challenge */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4781,6 +4837,123 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         token: string;
+                    } | {
+                        /** @enum {boolean} */
+                        twoFactorRequired: true;
+                        /** @description opaque; answer it at POST /auth/2fa/verify within 5 minutes */
+                        challenge: string;
+                        /** @description the kinds the user has: totp, recovery, passkey */
+                        methods: string[];
+                    };
+                };
+            };
+            /** @description page request (Accept: text/html): to the redirect field, /admin, or /auth/2fa */
+            302: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description "Passkey sign-in failed", whatever the reason (expired or reused challenge, unknown, removed or another account's passkey, wrong origin or RP ID, counter gone backwards, bad signature) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many requests from this client (30 per minute) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description "Passkeys need a host name in BASE_URL": BASE_URL names an IP address, which WebAuthn does not accept as relying party */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuth2faPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the challenge of the sign-in answer; a page leaves it out (its cookie carries it) */
+                    challenge?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description request options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rpId: string;
+                        challenge: string;
+                        timeout: number;
+                        userVerification: string;
+                        allowCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
                     };
                 };
             };
