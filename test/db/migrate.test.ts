@@ -24,10 +24,12 @@ const EXPECTED_TABLES = [
   'otp_codes',
   'password_reset_tokens',
   'plugins',
+  'recovery_codes',
   'revoked_tokens',
   'sessions',
   'settings',
   'signing_keys',
+  'two_factor',
   'user_profiles',
   'users',
 ];
