@@ -95,6 +95,12 @@ describe('passkeys JSON API (CONTRACT 10)', () => {
       assert.ok(await ctx().models.ActivityLog.findOne({ where: { action: 'passkey.removed', userId: user.id } }));
     });
 
+    it('when the user is deleted, then their passkeys go with them (ON DELETE CASCADE, both databases)', async () => {
+      const { user } = await userWithPasskey(app);
+      await ctx().models.User.destroy({ where: { id: user.id } });
+      assert.equal(await countOf(user), 0);
+    });
+
     it('when signed out, then every account route answers 401', async () => {
       await request(app).post('/auth/passkeys/register/options').expect(401);
       await request(app).post('/auth/passkeys/register/verify').send({}).expect(401);
