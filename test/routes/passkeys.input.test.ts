@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fc from 'fast-check';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp, ctx } from '../support/context';
@@ -82,6 +83,30 @@ describe('passkeys: bad input, IP-address BASE_URL, pages (CONTRACT 10)', () => 
       // That challenge is spent too: the untouched response now finds nothing to answer.
       assert.equal((await register(made)).status, 400);
       assert.equal((await register({ ...made, response: { ...made.response, clientDataJSON: garbage } })).status, 400);
+      assert.deepEqual(await rowsOf(user as User), { passkeys: 0, sessions: 0 });
+    });
+
+    it('when the fields are any base64url at all (generated), then sign-in answers 400 or 401 and registration 400, never 500', async function () {
+      this.timeout(60_000);
+      const { user, token } = await createUserWithToken('author');
+      const field = fc.oneof(fc.base64String({ maxLength: 200 }).map((text) => text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') || 'AA'), fc.constantFrom('AA', 'A', '_-_-'));
+      const quotedChallenge = fc.boolean();
+      await fc.assert(
+        fc.asyncProperty(field, field, field, field, quotedChallenge, async (id, authData, signature, attestation, quote) => {
+          const challenge = quote ? (await request(app).post('/auth/passkeys/login/options').set('X-Forwarded-For', nextClientIp()).send({}).expect(200)).body.challenge : 'x';
+          const clientDataJSON = quote ? b64(JSON.stringify({ type: 'webauthn.get', challenge, origin: ORIGIN })) : id;
+          const signIn = await request(app).post('/auth/passkeys/login/verify').set('X-Forwarded-For', nextClientIp())
+            .send({ response: { id, rawId: id, type: 'public-key', response: { clientDataJSON, authenticatorData: authData, signature, userHandle: signature } } });
+          assert.ok([400, 401].includes(signIn.status), `sign-in ${signIn.status} ${JSON.stringify(signIn.body)}`);
+          // A real registration challenge too, so the library parses the attestation bytes.
+          const creation = quote ? (await request(app).post('/auth/passkeys/register/options').set('Authorization', `Bearer ${token}`).expect(200)).body.challenge : 'x';
+          const createData = quote ? b64(JSON.stringify({ type: 'webauthn.create', challenge: creation, origin: ORIGIN })) : id;
+          const register = await request(app).post('/auth/passkeys/register/verify').set('Authorization', `Bearer ${token}`)
+            .send({ response: { id, rawId: id, type: 'public-key', response: { clientDataJSON: createData, attestationObject: attestation, transports: ['internal'] } } });
+          assert.equal(register.status, 400, `registration ${register.status} ${JSON.stringify(register.body)}`);
+        }),
+        { numRuns: 150 },
+      );
       assert.deepEqual(await rowsOf(user as User), { passkeys: 0, sessions: 0 });
     });
 
