@@ -6,6 +6,7 @@ import { buildApp, ctx, uniqueEmail } from '../support/context';
 import { createUserWithToken, tokenFor } from '../support/users';
 import { nextClientIp, setCookies } from '../support/auth';
 import { SoftAuthenticator } from '../support/passkey-authenticator';
+import { startSmtpSink } from '../support/smtp-sink';
 import type { User } from '../../src/models';
 
 const ORIGIN = 'http://localhost:3000';
@@ -93,6 +94,20 @@ describe('passkeys JSON API (CONTRACT 10)', () => {
       assert.deepEqual((await request(app).get('/auth/passkeys').set('Authorization', `Bearer ${token}`)).body, { passkeys: [] });
       assert.deepEqual((await request(app).delete(`/auth/passkeys/${passkey.id}`).set('Authorization', `Bearer ${token}`).expect(404)).body, { error: 'Passkey not found' });
       assert.ok(await ctx().models.ActivityLog.findOne({ where: { action: 'passkey.removed', userId: user.id } }));
+    });
+
+    it('when a passkey is added, then its owner is mailed a notice naming it (CONTRACT 9 notices), without key material', async () => {
+      const sink = await startSmtpSink();
+      try {
+        const mailing = buildApp({ env: { SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' } });
+        const { user, authenticator, passkey } = await userWithPasskey(mailing, { name: 'Travel key' });
+        const mail = await sink.waitFor((m) => m.envelope.to.includes(user.email) && /passkey was added/.test(m.subject));
+        assert.match(mail.text, /"Travel key"/);
+        const row = await ctx().models.Passkey.findByPk(passkey.id, { rejectOnEmpty: true });
+        for (const secret of [row.publicKey, row.credentialId, authenticator.credentials[0].id]) assert.ok(!mail.text.includes(secret) && !mail.html.includes(secret));
+      } finally {
+        await sink.stop();
+      }
     });
 
     it('when the user is deleted, then their passkeys go with them (ON DELETE CASCADE, both databases)', async () => {
