@@ -116,7 +116,7 @@ export function createAuthController(container: Container) {
   const me: RequestHandler = async (req, res) => {
     const user = req.user as Express.User;
     // CONTRACT 12: whether the address was proven (the verification cache holds it, voided when it changes).
-    res.json({ user: { ...profiles.presentUser(user), emailVerified: user.emailVerified === true, twoFactorEnabled: await twoFactor.enabled(user.id) } });
+    res.json({ user: { ...profiles.presentUser(user), emailVerified: user.emailVerified === true, twoFactorEnabled: user.twoFactorEnabled ?? (await twoFactor.enabled(user.id)) } });
   };
 
   const refresh: RequestHandler = async (req, res) => {

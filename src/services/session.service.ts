@@ -67,6 +67,12 @@ export function createSessionService(deps: {
   const log = deps.logger.child({ component: 'sessions' });
   const touched = new Map<string, number>();
 
+  /** Notes that the session's lastUsedAt was just written (a sign-in, a refresh, a touch); the oldest note goes first. */
+  function remember(sid: string): void {
+    if (touched.size >= TOUCHED_SESSIONS && !touched.has(sid)) touched.delete(touched.keys().next().value as string);
+    touched.set(sid, Date.now());
+  }
+
   /** A revoked session's sid stays revoked until the last token it could have issued is past refresh. */
   async function revocationEnd(): Promise<number> {
     const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
@@ -89,6 +95,7 @@ export function createSessionService(deps: {
       lastUsedAt: now,
       expiresAt: new Date(now.getTime() + sessionMaxAgeSeconds.seconds * 1000),
     });
+    remember(session.id);
     return { sid: session.id, authTime: Math.floor(now.getTime() / 1000), expiresAt: Math.floor(session.expiresAt.getTime() / 1000) };
   }
 
@@ -109,7 +116,7 @@ export function createSessionService(deps: {
     const supersededAt = nowSeconds() + config.refreshReuseWindowSeconds;
     await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt);
     await session.update({ lastUsedAt: new Date(), ...(context.ip ? { ip: context.ip.slice(0, TEXT_MAX.ip) } : {}) });
-    touched.set(session.id, Date.now());
+    remember(session.id);
     return { ok: true, session: { sid: session.id, authTime: claims.auth_time ?? 0, expiresAt: Math.floor(session.expiresAt.getTime() / 1000) } };
   }
 
@@ -194,8 +201,7 @@ export function createSessionService(deps: {
     if (!sid) return;
     const last = touched.get(sid);
     if (last !== undefined && Date.now() - last < TOUCH_INTERVAL_MS) return;
-    if (touched.size >= TOUCHED_SESSIONS && last === undefined) touched.delete(touched.keys().next().value as string);
-    touched.set(sid, Date.now());
+    remember(sid);
     void models.Session.update({ lastUsedAt: new Date() }, { where: { id: sid, revokedAt: null } }).catch((err: unknown) => {
       log.warn({ err: (err as Error).message }, 'could not record a session as used');
     });

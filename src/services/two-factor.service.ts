@@ -43,7 +43,7 @@ export function createTwoFactorService(deps: {
   config: Pick<Config, 'jwtSecret' | 'appName'>;
   sequelize: Sequelize;
   models: Models;
-  tokens: Pick<TokenService, 'revokeAllForUser'>;
+  tokens: Pick<TokenService, 'revokeAllForUser' | 'userChanged'>;
   activity: ActivityService;
   notices: Pick<SecurityNotices, 'send'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
@@ -111,6 +111,8 @@ export function createTwoFactorService(deps: {
       if (changed !== 1) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
       return replaceRecoveryCodes(owner.id, transaction);
     });
+    // Cached verifications carry twoFactorEnabled: void them (the sign-in read is where it comes from).
+    await tokens.userChanged(owner.id);
     await activity.record({ action: 'user.2fa_enabled', userId: owner.id, email: owner.email, details: { method: 'totp' } }, context);
     notify(owner.email, 'Two-factor authentication turned on', 'Two-factor authentication was turned on for your account: signing in now also asks for a code from your authenticator app.', context);
     return codes;
@@ -157,6 +159,7 @@ export function createTwoFactorService(deps: {
   async function disable(owner: Owner, context: RequestContext): Promise<void> {
     if (!(await enabled(owner.id))) throw AppError.badRequest(TWO_FACTOR_MESSAGES.notOn);
     await remove(owner.id);
+    await tokens.userChanged(owner.id);
     await activity.record({ action: 'user.2fa_disabled', userId: owner.id, email: owner.email }, context);
     notify(owner.email, 'Two-factor authentication turned off', 'Two-factor authentication was turned off for your account: signing in no longer asks for a code.', context);
   }

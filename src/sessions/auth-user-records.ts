@@ -21,6 +21,8 @@ interface AuthUserRow {
   token_epoch: number | string;
   password_hash: string | null;
   email_verified_at: string | Date | null;
+  /** When TOTP was turned on (the one second factor that stands alone); null when it is off. */
+  two_factor_enabled_at: string | Date | null;
   /** The profile's JSON text; null when the user has no profile row. */
   profile_data: string | null;
 }
@@ -34,10 +36,12 @@ interface AuthUserRow {
  * unquoted on purpose: Sequelize's SQLite dialect reads a table's column types (PRAGMA table_info, one more
  * pool job) before any SELECT whose FROM names a backquoted table, and no column here needs a type
  * conversion beyond the three in `toRecord`.
- * Columns as created by the migrations of `users` and `user_profiles`.
+ * Columns as created by the migrations of `users`, `user_profiles` and `two_factor`: whether a second factor is on
+ * is read here too, so neither a sign-in without one nor a cached `/auth/me` asks the database again.
  */
 const SELECT_AUTH_USER = `SELECT u.id, u.email, u.username, u.first_name, u.last_name, u.role, u.active, u.token_epoch,
-  u.password_hash, u.email_verified_at, p.data AS profile_data
+  u.password_hash, u.email_verified_at, p.data AS profile_data,
+  (SELECT tf.enabled_at FROM two_factor tf WHERE tf.user_id = u.id) AS two_factor_enabled_at
   FROM users u LEFT JOIN user_profiles p ON p.user_id = u.id WHERE`;
 
 function toRecord(row: AuthUserRow): AuthUserRecord {
@@ -53,6 +57,7 @@ function toRecord(row: AuthUserRow): AuthUserRecord {
       tokenEpoch: Number(row.token_epoch),
       profileData,
       emailVerified: row.email_verified_at !== null,
+      twoFactorEnabled: row.two_factor_enabled_at !== null,
     },
     active: Number(row.active) === 1,
     passwordHash: row.password_hash,

@@ -17,6 +17,11 @@ export interface AuthUser extends PublicUser {
   profileData: Record<string, unknown>;
   /** Whether the address was proven (CONTRACT 12 `emailVerified`); absent in entries cached before it existed. */
   emailVerified?: boolean;
+  /**
+   * Whether TOTP is on (CONTRACT 9 `twoFactorEnabled`), read with the user; absent where the user came from
+   * elsewhere (an OAuth outcome) or from a cache entry made before it existed: ask the two-factor service then.
+   */
+  twoFactorEnabled?: boolean;
 }
 
 /** Claims of an access token (CONTRACT 3), plus `ep`, the user's token epoch at issue. */

@@ -106,7 +106,10 @@ export function createSecondFactor(deps: {
   }
 
   /** A challenge for the user when they have a second factor, else null (the session step goes on). */
-  async function begin(user: Pick<AuthUser, 'id' | 'email'>, signIn: DeferredSignIn): Promise<BegunChallenge | null> {
+  async function begin(user: Pick<AuthUser, 'id' | 'email' | 'twoFactorEnabled'>, signIn: DeferredSignIn): Promise<BegunChallenge | null> {
+    // The sign-in read says whether the one standalone kind (TOTP) is on: without it no kind asks anything, and a
+    // sign-in of the many users without a second factor costs no query here.
+    if (user.twoFactorEnabled === false) return null;
     const methods = await methodsFor(user.id);
     if (methods.length === 0) return null;
     const challenge = crypto.randomBytes(32).toString('base64url');

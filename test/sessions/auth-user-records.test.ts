@@ -20,7 +20,8 @@ describe('auth user records (the sign-in and token-check read)', () => {
     const byEmail = await records().byEmail(created.email);
     const byId = await records().byId(created.id);
 
-    assert.deepEqual(byEmail, { user: toAuthUser(viaModels), active: true, passwordHash: 'pbkdf2$stored' });
+    // The models' user plus what only this read knows: whether TOTP is on.
+    assert.deepEqual(byEmail, { user: { ...toAuthUser(viaModels), twoFactorEnabled: false }, active: true, passwordHash: 'pbkdf2$stored' });
     assert.deepEqual(byId, byEmail);
     assert.equal(byEmail?.user.tokenEpoch, 2);
     assert.deepEqual(byEmail?.user.profileData, { team: 'core', level: 3, tags: ['a'] });
@@ -38,15 +39,18 @@ describe('auth user records (the sign-in and token-check read)', () => {
     assert.deepEqual(record?.user.profileData, {});
   });
 
-  it('when a user signs in with a password, then the database sees one read and one write: the user, then the activity row', async () => {
+  it('when a user without a second factor signs in with a password, then the database sees one read and two writes: the user (with whether TOTP is on), the session row, the activity row', async () => {
     const user = await makeUser();
     await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200); // settings now cached
     const statements = await sqlSentDuring(() => request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200));
     // Only this sign-in's statements: other tests' late writes may reach the shared connection meanwhile.
     const own = statements.filter((sql) => sql.includes(user.email) || sql.includes(user.id));
+    // The session row's INSERT is bound (its values are not in the SQL text): counted by table.
+    const sessionInserts = statements.filter((sql) => /^INSERT INTO [`"]?sessions/.test(sql));
     assert.equal(own.length, 2, own.join('\n'));
     assert.match(own[0], /SELECT u\.id, .* FROM users u LEFT JOIN user_profiles p/s);
     assert.match(own[1], /INSERT INTO activity_logs/);
+    assert.ok(sessionInserts.length >= 1, statements.join('\n'));
   });
 
   it('when no user matches, including for quotes and SQL in the value, then null and no error', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
-import { ctx } from '../support/context';
+import { ctx, sqlSentDuring } from '../support/context';
 import { PASSWORD, appWith, b64url, cookieHeader, makeUser, payloadOf, setCookies, signRaw, tokenFor } from '../support/auth';
 
 const UNAUTHENTICATED = { error: 'Authentication required' };
@@ -25,7 +25,13 @@ describe('JWT sessions', () => {
       const login = await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD });
       const byBearer = await me(login.body.token);
       assert.equal(byBearer.status, 200);
-      assert.deepEqual(byBearer.body, { user: { id: user.id, email: user.email, username: user.username, firstName: 'Test', lastName: 'User', role: 'author' } });
+      assert.deepEqual(byBearer.body, {
+        user: { id: user.id, email: user.email, username: user.username, firstName: 'Test', lastName: 'User', role: 'author', emailVerified: true, twoFactorEnabled: false },
+      });
+      // Served from the verification cache, a signed-in /auth/me reads nothing of the user (CONTRACT 9's flag included;
+      // the revocation set's own periodic audit may run meanwhile).
+      const statements = await sqlSentDuring(() => me(login.body.token));
+      assert.deepEqual(statements.filter((sql) => /users|two_factor|user_profiles|sessions/.test(sql)), []);
       const byCookie = await request(ctx().app).get('/auth/me').set('Cookie', cookieHeader(login));
       assert.equal(byCookie.status, 200);
       assert.equal(byCookie.body.user.id, user.id);
