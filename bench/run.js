@@ -3,11 +3,13 @@
  * Benchmark (not a test): `npm run bench` (builds first) or `node bench/run.js` after `npm run build`.
  * Every target of issue 13 is a ratio or a bound measured in this one run; rounds alternate between the
  * service and its baseline so background load hits both alike, and each figure is the median of the
- * per-round figures (all printed). Steps (BENCH_ONLY=start,me,redis,memory,login,load,paths,growth):
+ * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,growth):
  *
  *   start   node dist/server.js → GET /health 200, migrations current (median of 3 starts)   ≤ 1 s
  *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 0.60 / ≥ 0.50,
  *           server CPU per request vs bare Express's (from /proc/<pid>/stat)                   ≤ 1.7×
+ *   apikey  GET /auth/me by API key (X-API-Key) and by Bearer token in the same rounds vs bare Express:
+ *           the key check costs no more than the token check (CONTRACT 11)                    ≥ 0.95 × Bearer
  *   redis   the same with REDIS_URL set (one MGET per request)                                 ≥ 0.45
  *   memory  RSS after 30 s idle, and peak while 50 connections call /auth/me                 ≤ 100 / 160 MiB
  *   login   POST /auth/login per second vs the PBKDF2 ceiling (same iterations, every pool
@@ -727,7 +729,8 @@ async function main() {
   };
   try {
     const sink = await startMailSink();
-    const env = { ...sqliteEnv(dir, 'main'), SMTP_URL: sink.url, EMAIL_FROM: 'bench@example.test' };
+    // The per-key rate limit stays in force (its counter is part of the key check's cost), far above the load.
+    const env = { ...sqliteEnv(dir, 'main'), SMTP_URL: sink.url, EMAIL_FROM: 'bench@example.test', API_KEY_RATE_LIMIT: '1000000' };
     const service = await startService('main', env);
     const { email, token } = await registerUser(service.url, 'bench');
     const sessionCookie = await magicLinkSession(service.url, sink, email);
@@ -746,6 +749,19 @@ async function main() {
       const variants = [{ name: 'bearer', request: bearer }, { name: 'cookie', request: cookie }];
       if (sessionCookie) variants.push({ name: 'session', request: { title: 'session', url: `${service.url}/auth/me`, headers: { cookie: sessionCookie }, connections: 10 } });
       results.me = await compareWithBare(service, variants, me.body);
+    }
+    if (step('apikey')) {
+      log('GET /auth/me by API key and by Bearer vs bare Express…');
+      const made = await json(`${service.url}/auth/api-keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bench' }),
+      });
+      if (made.status !== 201) throw new Error(`API key not made: ${made.status} ${JSON.stringify(made.body)}`);
+      const byKey = await json(`${service.url}/auth/me`, { headers: { 'x-api-key': made.body.key } });
+      if (JSON.stringify(byKey.body) !== JSON.stringify(me.body)) throw new Error('/auth/me by API key answers differently');
+      const apiKey = { title: 'apiKey', url: `${service.url}/auth/me`, headers: { 'x-api-key': made.body.key }, connections: 10 };
+      results.apiKey = await compareWithBare(service, [{ name: 'bearer', request: bearer }, { name: 'apiKey', request: apiKey }], me.body);
     }
     if (step('login')) {
       log(`POST /auth/login vs the PBKDF2 ceiling (${ITERATIONS} iterations, ${CORES} cores, thread pool ${THREADPOOL})…`);
@@ -805,6 +821,11 @@ function report(r) {
     add('GET /auth/me auth_token cookie ÷ bare', r.me.cookie.ratio.toFixed(2), '≥ 0.50', yes(r.me.cookie.ratio, r.me.cookie.ratio >= 0.5));
     if (r.me.session) add('GET /auth/me auth_session ÷ bare', r.me.session.ratio.toFixed(2), '≥ 0.50', yes(r.me.session.ratio, r.me.session.ratio >= 0.5));
   }
+  if (r.apiKey) {
+    const perBearer = median(r.apiKey.apiKey.ratioPerRound.map((ratio, i) => ratio / r.apiKey.bearer.ratioPerRound[i]));
+    add('GET /auth/me API key ÷ bare Express (req/s)', r.apiKey.apiKey.ratio.toFixed(2), '–', NaN);
+    add('GET /auth/me API key ÷ Bearer, same rounds', perBearer.toFixed(2), '≥ 0.95', yes(perBearer, perBearer >= 0.95));
+  }
   if (r.redis) add('GET /auth/me Bearer, REDIS_URL set ÷ bare', r.redis.bearer.ratio.toFixed(2), '≥ 0.45', yes(r.redis.bearer.ratio, r.redis.bearer.ratio >= 0.45));
   if (r.login) add('logins ÷ PBKDF2 ceiling', r.login.ratio.toFixed(2), '≥ 0.90', yes(r.login.ratio, r.login.ratio >= 0.9));
   if (r.underLoad) add('p99 /auth/me at 100 req/s under login load', `${r.underLoad.p99} ms`, '≤ 25 ms', yes(r.underLoad.p99, r.underLoad.p99 <= 25));
@@ -826,6 +847,10 @@ function report(r) {
   const m = r.machine;
   notes.push(`${m.cores} cores (${m.cpu}), Node ${m.node}, thread pool ${m.threadpool}, load average at start ${m.loadAverage.map((l) => l.toFixed(1)).join(' ')}`);
   notes.push(`PBKDF2 ${r.settings.iterations} iterations, ${SECONDS} s per measurement, ${ROUNDS} alternating rounds, LOG_LEVEL ${r.settings.logLevel}; medians of per-round figures`);
+  if (r.apiKey) {
+    notes.push(`/auth/me by API key rounds (req/s): key ${r.apiKey.apiKey.perSecondPerRound.join(' / ')}, bearer ${r.apiKey.bearer.perSecondPerRound.join(' / ')}, bare ${r.apiKey.bare.perSecondPerRound.join(' / ')}`);
+    notes.push(`  server CPU µs per request: key ${r.apiKey.apiKey.cpuPerRequestPerRound.join(' / ')}, bearer ${r.apiKey.bearer.cpuPerRequestPerRound.join(' / ')}, bare ${r.apiKey.bare.cpuPerRequestPerRound.join(' / ')}`);
+  }
   if (r.me) {
     notes.push(`/auth/me rounds (req/s): bearer ${r.me.bearer.perSecondPerRound.join(' / ')}, cookie ${r.me.cookie.perSecondPerRound.join(' / ')}, bare ${r.me.bare.perSecondPerRound.join(' / ')}${r.me.pinned ? ' (servers on core 0, load generator on core 1)' : ''}`);
     if (r.me.session) notes.push(`  auth_session ${r.me.session.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.me.session.ratioPerRound)}, CPU µs ${r.me.session.cpuPerRequestPerRound.join(' / ')}`);

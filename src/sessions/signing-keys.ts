@@ -126,6 +126,8 @@ export function createSigningKeys(deps: {
   const fingerprint = crypto.hash('sha256', ['verification-cache', config.jwtSecret, algorithm, config.jwtIssuer, config.jwtAudience ?? ''].join('\0'), 'hex').slice(0, 16);
   let ring: Ring | null = null;
   let loading: Promise<Ring> | null = null;
+  /** The first key being made in this process: concurrent first sign-ins wait for the one rotation. */
+  let creating: Promise<unknown> | null = null;
   let lastUnknownReload = 0;
 
   /** One row as a ring key; throws SigningKeyError naming the row when it cannot be used. */
@@ -192,7 +194,10 @@ export function createSigningKeys(deps: {
     const version = await storeVersion();
     let current = ring && version !== null && ring.version === version && Date.now() - ring.loadedAt < RING_MAX_AGE_MS ? ring : await reload();
     if (!current.signing) {
-      await rotate();
+      creating ??= rotate().finally(() => {
+        creating = null;
+      });
+      await creating;
       current = await reload();
     }
     return current;

@@ -173,6 +173,16 @@ describe('signing keys (CONTRACT 11)', function () {
       assert.ok(!(await request(later).get('/.well-known/jwks.json')).body.keys.some((key: { kid: string }) => key.kid === oldKid));
     });
 
+    it('when the first sign-ins of a new algorithm race, then one key is made and every token verifies', async () => {
+      await ctx().models.SigningKey.destroy({ where: {} });
+      const fresh = buildApp({ env: { JWT_ALGORITHM: 'EdDSA' } });
+      const users = await Promise.all([0, 1, 2, 3, 4].map(() => makeUser()));
+      const tokens = await Promise.all(users.map((user) => signIn(fresh, user.email)));
+      assert.equal(await ctx().models.SigningKey.count(), 1);
+      assert.equal(new Set(tokens.map((token) => headerOf(token).kid)).size, 1);
+      for (const token of tokens) assert.equal((await request(fresh).get('/auth/me').set('Authorization', `Bearer ${token}`)).status, 200);
+    });
+
     it('when rotation is asked under HS256, then 409; without manage:settings, 403', async () => {
       const { token: admin } = await createUserWithToken('admin');
       const { token: editor } = await createUserWithToken('editor');
