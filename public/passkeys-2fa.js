@@ -22,13 +22,16 @@
     });
   }
 
+  // The class comes with the text: hidden and empty, the paragraph is no error of the page.
   function show(text) {
     error.textContent = text;
+    error.className = 'error';
     error.hidden = false;
   }
 
   async function answer() {
     error.hidden = true;
+    error.className = '';
     button.disabled = true;
     try {
       var options = await post('/auth/2fa/passkey/options', {}, 'application/json');

@@ -24,13 +24,16 @@
     });
   }
 
+  // The class comes with the text: hidden and empty, the paragraph is no error of the page.
   function show(text) {
     error.textContent = text;
+    error.className = 'error';
     error.hidden = false;
   }
 
   async function signIn() {
     error.hidden = true;
+    error.className = '';
     button.disabled = true;
     try {
       var options = await post('/auth/passkeys/login/options', {}, 'application/json');

@@ -26,8 +26,10 @@
     });
   }
 
+  // The class comes with the text: hidden and empty, the paragraph is no error of the page.
   function show(text) {
     error.textContent = text;
+    error.className = 'error';
     error.hidden = false;
   }
 
@@ -51,6 +53,7 @@
   async function add(event) {
     event.preventDefault();
     error.hidden = true;
+    error.className = '';
     button.disabled = true;
     try {
       var options = await post('/auth/passkeys/register/options', {});

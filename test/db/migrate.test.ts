@@ -22,6 +22,7 @@ const EXPECTED_TABLES = [
   'email_tokens',
   'oauth_accounts',
   'otp_codes',
+  'passkeys',
   'password_reset_tokens',
   'plugins',
   'recovery_codes',
