@@ -109,8 +109,8 @@ export function createApiKeyVerifier(deps: {
     recent.set(key, known);
   }
 
-  /** Counts one request of the key: how long to wait when over the limit, else 0. */
-  async function count(keyId: string): Promise<number> {
+  /** Counts one request of the key: the count and when its window ends (epoch ms). */
+  async function count(keyId: string): Promise<{ count: number; resetAt: number }> {
     let state: { count: number; resetAt: number };
     try {
       state = await store.increment(keys.rate(keyId), RATE_WINDOW_SECONDS);
@@ -121,7 +121,7 @@ export function createApiKeyVerifier(deps: {
       state.count += 1;
       fallbackCounts.set(keyId, state);
     }
-    return state.count > rateLimit ? Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000)) : 0;
+    return state;
   }
 
   /** The key's row checked against the database and the owner's current role; the entry cached when it may be. */
@@ -175,24 +175,24 @@ export function createApiKeyVerifier(deps: {
   }
 
   /**
-   * The owner and permissions of a valid key, `retryAfter` (seconds) when the key is over its rate limit,
-   * or null for an unknown, expired, revoked key or an inactive owner.
+   * The owner and permissions of a valid key with its rate counter (`rate`: this request's count, the
+   * limit, the window's end in epoch ms), or null for an unknown, expired, revoked key or an inactive owner.
    */
-  async function verify(key: string): Promise<(ApiKeyIdentity & { retryAfter: number }) | null> {
+  async function verify(key: string): Promise<(ApiKeyIdentity & { rate: { count: number; limit: number; resetAt: number } }) | null> {
     if (!hasher.isWellFormed(key)) return null;
     const known = recent.get(key);
     let found: Known | null | undefined;
-    let retryAfter: number;
+    let counted: { count: number; resetAt: number } | null = null;
     if (known) {
       // The counter goes out with the cache read: one round trip's wait for both.
-      [found, retryAfter] = await Promise.all([cachedCheck(key, known), count(known.entry.keyId)]);
+      [found, counted] = await Promise.all([cachedCheck(key, known), count(known.entry.keyId)]);
       if (found === undefined) found = await fullCheck(key);
     } else {
       found = await fullCheck(key);
-      retryAfter = found ? await count(found.entry.keyId) : 0;
     }
     if (!found) return null;
-    return { user: found.entry.user, keyId: found.entry.keyId, permissions: found.permissions, retryAfter };
+    counted ??= await count(found.entry.keyId);
+    return { user: found.entry.user, keyId: found.entry.keyId, permissions: found.permissions, rate: { ...counted, limit: rateLimit } };
   }
 
   /** Moves the key's `lastUsedAt` at most once a minute (per key, across instances), off the request path. */
@@ -240,7 +240,12 @@ export function createApiKeyCheck(verifier: Pick<ApiKeyVerifier, 'verify' | 'tou
     if (!found) throw new AppError(401, API_KEY_MESSAGES.invalid);
     const path = `${req.baseUrl}${req.path}`;
     if (REFUSED_PATHS.some((pattern) => pattern.test(path))) throw new AppError(403, API_KEY_MESSAGES.refused);
-    if (found.retryAfter > 0) throw AppError.tooManyRequests(found.retryAfter);
+    // The per-key budget, told as the per-address limits tell theirs (CONTRACT 5's X-RateLimit-* headers).
+    const { count, limit, resetAt } = found.rate;
+    req.res?.setHeader('X-RateLimit-Limit', limit);
+    req.res?.setHeader('X-RateLimit-Remaining', Math.max(0, limit - count));
+    req.res?.setHeader('X-RateLimit-Reset', Math.ceil(resetAt / 1000));
+    if (count > limit) throw AppError.tooManyRequests(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)));
     verifier.touch(found.keyId);
     req.user = found.user;
     req.apiKey = { id: found.keyId, permissions: found.permissions };

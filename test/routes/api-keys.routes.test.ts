@@ -199,6 +199,9 @@ describe('API keys (CONTRACT 11)', () => {
       assert.deepEqual(statuses, [200, 200, 200, 429]);
       const refused = await request(limited).get('/auth/me').set('X-API-Key', key);
       assert.ok(Number(refused.headers['retry-after']) >= 1);
+      assert.equal(refused.headers['x-ratelimit-limit'], '3');
+      assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+      assert.ok(Number(refused.headers['x-ratelimit-reset']) * 1000 > Date.now());
       assert.equal((await request(limited).get('/auth/me').set('X-API-Key', other)).status, 200);
     });
   });
