@@ -6,12 +6,12 @@ import { defineEmailToken, type EmailToken } from './email-token';
 import { definePasskey, type Passkey } from './passkey';
 import { defineTwoFactor, type TwoFactorModels } from './two-factor';
 import { defineKeyModels, type KeyModels } from './credential-keys';
+import { defineContentModels, type ContentModels } from './content';
 export type { Session };
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-export const CONTENT_STATUSES = ['draft', 'review', 'published'] as const;
-export type ContentStatus = (typeof CONTENT_STATUSES)[number];
+export { CONTENT_STATUSES, Collection, Content, type ContentStatus } from './content';
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
   declare id: string;
@@ -107,26 +107,7 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
   declare createdAt: CreationOptional<Date>;
 }
 
-export class Collection extends Model<InferAttributes<Collection>, InferCreationAttributes<Collection>> {
-  declare id: string;
-  declare name: string;
-  declare description: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-export class Content extends Model<InferAttributes<Content>, InferCreationAttributes<Content>> {
-  declare id: string;
-  declare title: string;
-  declare body: string | null;
-  declare status: CreationOptional<ContentStatus>;
-  declare collectionId: string | null;
-  declare authorId: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-export interface Models extends TwoFactorModels, KeyModels {
+export interface Models extends TwoFactorModels, KeyModels, ContentModels {
   User: typeof User;
   UserProfile: typeof UserProfile;
   OtpCode: typeof OtpCode;
@@ -136,8 +117,6 @@ export interface Models extends TwoFactorModels, KeyModels {
   Setting: typeof Setting;
   Plugin: typeof Plugin;
   ActivityLog: typeof ActivityLog;
-  Collection: typeof Collection;
-  Content: typeof Content;
   RevokedToken: typeof RevokedToken;
   Session: typeof Session;
   EmailToken: typeof EmailToken;
@@ -165,8 +144,6 @@ export function defineModels(sequelize: Sequelize): Models {
   const SettingM = class extends Setting {};
   const PluginM = class extends Plugin {};
   const ActivityLogM = class extends ActivityLog {};
-  const CollectionM = class extends Collection {};
-  const ContentM = class extends Content {};
 
   UserM.init(
     {
@@ -307,30 +284,6 @@ export function defineModels(sequelize: Sequelize): Models {
     { sequelize, tableName: 'activity_logs', underscored: true, updatedAt: false },
   );
 
-  CollectionM.init(
-    {
-      id,
-      name: { type: DataTypes.STRING(100), allowNull: false, unique: true },
-      description: { type: DataTypes.TEXT, allowNull: true },
-      ...timestamps,
-    },
-    { sequelize, tableName: 'collections', underscored: true },
-  );
-
-  ContentM.init(
-    {
-      id,
-      title: { type: DataTypes.STRING(255), allowNull: false },
-      body: { type: DataTypes.TEXT, allowNull: true },
-      status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'draft' },
-      collectionId: { type: DataTypes.STRING(36), allowNull: true },
-      authorId: { type: DataTypes.STRING(36), allowNull: true },
-      ...timestamps,
-      createdAt: createdAtMilliseconds,
-    },
-    { sequelize, tableName: 'content', underscored: true },
-  );
-
   UserM.hasOne(UserProfileM, { foreignKey: 'userId', as: 'profile', onDelete: 'CASCADE' });
   UserProfileM.belongsTo(UserM, { foreignKey: 'userId' });
   UserM.hasMany(OAuthAccountM, { foreignKey: 'userId', as: 'oauthAccounts', onDelete: 'CASCADE' });
@@ -345,8 +298,7 @@ export function defineModels(sequelize: Sequelize): Models {
     Setting: SettingM,
     Plugin: PluginM,
     ActivityLog: ActivityLogM,
-    Collection: CollectionM,
-    Content: ContentM,
+    ...defineContentModels(sequelize),
     RevokedToken: defineRevokedToken(sequelize),
     Session: defineSession(sequelize),
     EmailToken: defineEmailToken(sequelize),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { email, redirectField } from '../http/input-rules';
 import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from '../services/passkey.service';
-import { loginResponse } from './auth.schemas';
+import { signInResponse } from './auth.schemas';
 
 /*
  * The browser's answers as @simplewebauthn/browser hands them over (RegistrationResponseJSON,
@@ -143,11 +143,15 @@ export const PASSKEYS_ENDPOINTS = {
   },
   loginVerify: {
     summary: 'Sign in with a passkey',
-    description: 'The normal sign-in answer: a session, auth_token and csrf_token cookies, `{ user, token }`.',
+    description:
+      'The normal sign-in answer: a session, auth_token and csrf_token cookies, `{ user, token }`. A passkey that verified its ' +
+      'holder satisfies the second factor; without that, an account with one answers `{ twoFactorRequired, challenge, methods }` ' +
+      '(a page: 302 to /auth/2fa).',
     tags,
     body: loginVerifyBody,
     responses: {
-      200: { description: 'Login response (user with custom fields)', schema: loginResponse },
+      200: { description: 'Login response (user with custom fields), or the second step\'s challenge', schema: signInResponse },
+      302: 'page request (Accept: text/html): to the redirect field, /admin, or /auth/2fa',
       401: failed,
       429: 'too many requests from this client (30 per minute)',
       503: unavailable,
