@@ -76,8 +76,11 @@ export function createTwoFactorController(container: Container) {
 
   const stepUpPage: RequestHandler = (req, res) => renderStepUp(req, res, 200, { redirect: returnOf((req.query as Record<string, unknown>).redirect) });
 
-  const redrawStepUp: FormRedraw = (req, res, failure) =>
-    renderStepUp(req, res, failure.status, { error: failure.error, errors: failure.errors, redirect: returnOf((req.body as Record<string, unknown>).redirect) });
+  /** A refused step-up post comes back to its prompt; one by nobody signed in (no prompt to draw) goes to sign in. */
+  const redrawStepUp: FormRedraw = (req, res, failure) => {
+    if (!req.user) return res.redirect(302, withNotice('/auth/login', 'sign_in_required'));
+    return renderStepUp(req, res, failure.status, { error: failure.error, errors: failure.errors, redirect: returnOf((req.body as Record<string, unknown>).redirect) });
+  };
 
   /**
    * Step-up: the proof checked, a new token of the same session with `auth_time` now; cookies renewed

@@ -100,7 +100,9 @@ describe('two-factor pages in a real browser', function () {
   it('when a step-up action is posted from an old sign-in, then the prompt asks for the password and comes back to the page, where the action then works', async () => {
     const user = await makeUser({ role: 'author' });
     await signInThrough(page, server.url, '/admin/profile', user.email);
-    await sleep(3500);
+    // auth_time is whole seconds: 4.5 s later the sign-in is at least 4 s old, past STEP_UP_MAX_AGE (3 s) however the
+    // seconds fell (3.5 s could read as 3, still recent, and made this test flaky under load).
+    await sleep(4500);
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByLabel('New password').fill('a different long passphrase 9');
     await submit(page, 'Change password');

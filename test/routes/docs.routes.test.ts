@@ -13,13 +13,13 @@ function resolve(doc: { components?: { schemas?: Record<string, unknown> } }, sc
 describe('admin API documentation', () => {
   const bodies: Array<[string, string, string[]]> = [
     ['post', '/api/users', ['email', 'password', 'username', 'firstName', 'lastName', 'role']],
-    ['patch', '/api/users/{id}', ['role', 'active', 'username', 'firstName', 'lastName']],
+    ['patch', '/api/users/{id}', ['role', 'active', 'username', 'firstName', 'lastName', 'emailVerified']],
     ['post', '/api/collections', ['name', 'description']],
     ['put', '/api/collections/{id}', ['name', 'description']],
     ['post', '/api/content', ['title', 'body', 'status', 'collectionId']],
     ['put', '/api/content/{id}', ['title', 'body', 'status', 'collectionId']],
     ['put', '/api/plugins/{name}', ['active', 'settings']],
-    ['put', '/api/settings/security', ['jwtExpiresIn', 'jwtRefreshGraceSeconds', 'allowRegistration', 'sessionMaxAgeSeconds']],
+    ['put', '/api/settings/security', ['jwtExpiresIn', 'jwtRefreshGraceSeconds', 'allowRegistration', 'sessionMaxAgeSeconds', 'requireTwoFactorRoles', 'requireVerifiedEmail']],
   ];
   const reads: Array<[string, string, string[]]> = [
     ['get', '/api/users', ['page', 'limit', 'q', 'role']],

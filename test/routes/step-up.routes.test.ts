@@ -86,6 +86,17 @@ describe('step-up (POST /auth/step-up) and security notices', () => {
     assert.equal(ended.status, 401);
   });
 
+  it('when a form post reaches the step-up prompt with no valid credential and a hostile body, then it is sent to sign in, never a 500 (found by the fuzzer)', async () => {
+    const res = await request(ctx().app)
+      .post('/auth/step-up')
+      .set('Authorization', 'Bearer not-a-token')
+      .type('form')
+      .send('toString[constructor][admin]=true');
+    assert.ok(res.status < 500, `${res.status}`);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.location, '/auth/login?notice=sign_in_required');
+  });
+
   it('when a page posts a step-up action with an old sign-in, then it goes to the prompt, and after the password back to the page it came from', async () => {
     const user = await makeUser();
     const auth = { Authorization: `Bearer ${await oldToken(user)}` };
