@@ -160,7 +160,7 @@ describe('passkeys: bad input, IP-address BASE_URL, pages (CONTRACT 10)', () => 
       const bundle = await request(app).get('/static/vendor/simplewebauthn/index.umd.min.js').expect(200);
       assert.match(String(bundle.headers['content-type']), /javascript/);
       assert.match(bundle.text, /SimpleWebAuthnBrowser/);
-      await request(app).get('/static/passkeys-login.js').expect(200);
+      await request(app).get('/static/passkeys-sign-in.js').expect(200);
       await request(app).get('/static/passkeys-profile.js').expect(200);
     });
 
