@@ -122,6 +122,7 @@ export function createContainer(deps: AppDependencies) {
     revokeAllForUser: tokens.revokeAllForUser,
     clearSignInFailures: accountThrottle.clear,
     mailsPerEmail: createEmailQuota({ store, logger, name: 'password-reset-email' }),
+    notices,
   });
 
   const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger, verification: emailVerification });

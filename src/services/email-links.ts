@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { Models } from '../models';
 import type { EmailToken, EmailTokenPurpose } from '../models/email-token';
 
@@ -72,11 +72,7 @@ export function createEmailLinks(deps: { models: Models; baseUrl: string }) {
   }
 
   /** Deletes expired links (retention). */
-  async function pruneExpired(): Promise<number> {
-    return models.EmailToken.destroy({ where: { expiresAt: { [Op.lte]: new Date() } } });
-  }
-
-  return { create, claim, voidFor, pruneExpired };
+  return { create, claim, voidFor };
 }
 
 export type EmailLinks = ReturnType<typeof createEmailLinks>;

@@ -43,6 +43,8 @@ export function retentionRules(models: Models, settings: { activityRetentionDays
       model: models.PasswordResetToken,
       expired: (now) => ({ [Op.or]: [{ expiresAt: { [Op.lt]: graceCutoff(now) } }, { usedAt: { [Op.ne]: null } }] }),
     },
+    // Email verification and change links (single use: a claimed one is deleted), a day past their end.
+    { name: 'email_tokens', model: models.EmailToken, expired: (now) => ({ expiresAt: { [Op.lt]: graceCutoff(now) } }) },
     // A session a day past its end or its sign-out: its tokens died with it (revocation marks outlive it on their own).
     {
       name: 'sessions',

@@ -341,6 +341,19 @@ describe('password reset', () => {
       assert.equal((await resetPassword(app, token, 'Lantern-Orbit-Meadow-42-'.repeat(6).slice(0, 128))).status, 200);
     });
 
+    it('when the password is reset, then the owner is mailed a notice naming every account still linked to theirs (a reset removes no link)', async () => {
+      const user = await createUser();
+      await ctx().models.OAuthAccount.create({ id: crypto.randomUUID(), userId: user.id, provider: 'github', providerAccountId: '777', email: 'someone-else@example.test' });
+      const resetToken = await mailedToken(app, sink, user.email);
+
+      assert.equal((await resetPassword(app, resetToken)).status, 200);
+
+      const notice = await sink.waitFor((m) => m.envelope.to.includes(user.email) && m.subject === 'Your password was reset');
+      assert.match(notice.text, /Accounts still linked to yours/);
+      assert.match(notice.text, /- GitHub: someone-else@example\.test/);
+      assert.doesNotMatch(notice.text + notice.html, new RegExp(resetToken));
+    });
+
     it('when the password is reset, then access tokens issued before stop working at once, despite the verification cache', async () => {
       // Arrange: a token that has been verified (and cached) once
       const user = await createUser();

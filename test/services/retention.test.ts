@@ -70,6 +70,17 @@ describe('retention (src/services/retention.ts)', () => {
     assert.deepEqual(ids(await models.PasswordResetToken.findAll({ where: { userId: user.id } })), [liveReset.id]);
   });
 
+  it('when email verification or change links are a day past their end, then they go; live ones stay', async () => {
+    const user = await makeUser();
+    const link = (expiresAt: Date) => ({ id: crypto.randomUUID(), userId: user.id, purpose: 'verify' as const, tokenHash: crypto.randomBytes(32).toString('hex'), expiresAt });
+    const [old, live] = [link(daysAgo(2)), link(new Date(Date.now() + 86_400_000))];
+    await ctx().models.EmailToken.bulkCreate([old, live]);
+
+    await retention().runOnce();
+
+    assert.deepEqual((await ctx().models.EmailToken.findAll({ where: { userId: user.id } })).map((row) => row.id), [live.id]);
+  });
+
   it('when sessions are a day past their end or their sign-out, then they go; live and just-ended ones stay', async () => {
     const user = await makeUser();
     const session = (overrides: { expiresAt?: Date; revokedAt?: Date | null }) => ({
