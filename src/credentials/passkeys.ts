@@ -1,17 +1,25 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import { lazyModule } from '../util/lazy-module';
 import type { KeyValueStore } from '../store';
+
+// The ceremonies' library (about 16 MiB and 90 ms to load) comes in at the first ceremony; the base64url work every
+// passkey route does is Node's own.
+const webauthn = lazyModule(() => require('@simplewebauthn/server') as typeof import('@simplewebauthn/server'));
+
+/** base64url as WebAuthn writes it: padding tolerated, nothing but its alphabet. */
+const base64url = {
+  isValid: (value: string) => /^[A-Za-z0-9_-]*$/.test(value.replace(/=+$/, '')),
+  toBytes: (value: string) => new Uint8Array(Buffer.from(value, 'base64url')),
+  fromBytes: (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url'),
+  fromText: (text: string) => Buffer.from(text, 'utf8').toString('base64url'),
+};
 
 /** How long a ceremony's challenge lives (CONTRACT 10): the browser's timeout and the store's TTL alike. */
 export const PASSKEY_CHALLENGE_SECONDS = 5 * 60;
@@ -57,19 +65,19 @@ export type ChallengeRecord = { kind: 'register'; userId: string } | { kind: 'lo
 
 /** The SHA-256 of a credential id's bytes (hex): the unique lookup key of a stored passkey. */
 export function credentialHash(credentialId: string): string {
-  return crypto.createHash('sha256').update(isoBase64URL.toBuffer(credentialId)).digest('hex');
+  return crypto.createHash('sha256').update(base64url.toBytes(credentialId)).digest('hex');
 }
 
 /** The credential id in canonical base64url (no padding), or null when it is not base64url at all. */
 export function canonicalCredentialId(raw: string): string | null {
-  if (!isoBase64URL.isBase64URL(raw)) return null;
-  const bytes = isoBase64URL.toBuffer(raw);
-  return bytes.length === 0 ? null : isoBase64URL.fromBuffer(bytes);
+  if (!base64url.isValid(raw)) return null;
+  const bytes = base64url.toBytes(raw);
+  return bytes.length === 0 ? null : base64url.fromBytes(bytes);
 }
 
 /** A user handle (WebAuthn `user.id`): our user id's UTF-8 bytes, in base64url as responses carry it. */
 export function userHandleOf(userId: string): string {
-  return isoBase64URL.fromUTF8String(userId);
+  return base64url.fromText(userId);
 }
 
 /**
@@ -109,7 +117,7 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
   async function claimChallenge(clientDataJSON: string): Promise<{ challenge: string; record: ChallengeRecord } | null> {
     let challenge: unknown;
     try {
-      challenge = decodeClientDataJSON(clientDataJSON).challenge;
+      challenge = (JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown }).challenge;
     } catch {
       return null;
     }
@@ -120,10 +128,10 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
 
   /** Creation options: resident key and user verification preferred, no attestation, the user's own passkeys excluded. */
   async function registrationOptions(user: { id: string; name: string; displayName: string }, existing: StoredCredential[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    const options = await generateRegistrationOptions({
+    const options = await webauthn().generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
-      userID: isoBase64URL.toBuffer(userHandleOf(user.id)),
+      userID: base64url.toBytes(userHandleOf(user.id)),
       userName: user.name,
       userDisplayName: user.displayName,
       timeout,
@@ -137,12 +145,12 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
 
   /** Checks a registration response against this RP; throws the library's error when it does not hold. */
   async function verifyRegistration(response: RegistrationResponseJSON, challenge: string): Promise<NewCredential> {
-    const verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false });
+    const verified = await webauthn().verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false });
     if (!verified.verified) throw new Error('registration not verified');
     const { credential, credentialDeviceType, credentialBackedUp, userVerified } = verified.registrationInfo;
     return {
       credentialId: credential.id,
-      publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+      publicKey: base64url.fromBytes(credential.publicKey),
       counter: credential.counter,
       transports: credential.transports ?? [],
       deviceType: credentialDeviceType,
@@ -156,7 +164,7 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
    * preferred for a sign-in and required for a second step (where the passkey stands as the second factor).
    */
   async function authenticationOptions(allow: Array<{ id: string; transports: string[] }> | null, record: Exclude<ChallengeRecord, { kind: 'register' }>): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({
+    const options = await webauthn().generateAuthenticationOptions({
       rpID: rp.id,
       timeout,
       userVerification: record.kind === 'second_step' ? 'required' : 'preferred',
@@ -173,13 +181,13 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
     credential: StoredCredential,
     requireUserVerification: boolean,
   ): Promise<{ newCounter: number; userVerified: boolean; backedUp: boolean }> {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await webauthn().verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification,
-      credential: { id: credential.credentialId, publicKey: isoBase64URL.toBuffer(credential.publicKey), counter: credential.counter, transports: credential.transports },
+      credential: { id: credential.credentialId, publicKey: base64url.toBytes(credential.publicKey), counter: credential.counter, transports: credential.transports },
     });
     if (!verified.verified) throw new Error('signature not verified');
     const { newCounter, userVerified, credentialBackedUp } = verified.authenticationInfo;
@@ -204,6 +212,6 @@ export function decoyCredentials(secret: string, email: string): Array<{ id: str
     const length = lengths[seed[1 + index] % lengths.length];
     const bytes = crypto.createHmac('sha256', secret).update(`passkey-decoy-id\0${index}\0${email}`).digest();
     const id = Buffer.concat([bytes, crypto.createHash('sha256').update(bytes).digest()]).subarray(0, length);
-    return { id: isoBase64URL.fromBuffer(new Uint8Array(id)), transports: ['hybrid', 'internal'] };
+    return { id: base64url.fromBytes(new Uint8Array(id)), transports: ['hybrid', 'internal'] };
   });
 }

@@ -1,5 +1,9 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { lazyModule } from '../util/lazy-module';
+
+// Loaded where a password is first set (about 20 MiB of dictionaries): sign-in never needs them.
+const zxcvbnCore = lazyModule(() => require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core'));
+const zxcvbnCommon = lazyModule(() => require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common'));
 
 /**
  * The one password-quality rule (CONTRACT 12), applied wherever a password is set (input-rules'
@@ -35,7 +39,8 @@ let judge: ZxcvbnFactory | null = null;
 let common: ReadonlySet<string> | null = null;
 
 function factory(): ZxcvbnFactory {
-  judge ??= new ZxcvbnFactory({
+  const { dictionary, adjacencyGraphs } = zxcvbnCommon();
+  judge ??= new (zxcvbnCore().ZxcvbnFactory)({
     dictionary: { ...dictionary, service: SERVICE_WORDS },
     graphs: adjacencyGraphs,
     l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
@@ -46,7 +51,7 @@ function factory(): ZxcvbnFactory {
 
 function commonPasswords(): ReadonlySet<string> {
   // The list @zxcvbn-ts/language-common ships (about 49,000 passwords seen most often in breaches).
-  common ??= new Set(dictionary['passwords-common']);
+  common ??= new Set(zxcvbnCommon().dictionary['passwords-common']);
   return common;
 }
 

@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { lazyModule } from '../util/lazy-module';
+
+// Loaded at the first enrolment or code check: most processes, and most sign-ins, need no TOTP arithmetic.
+const otplib = lazyModule(() => require('otplib') as typeof import('otplib'));
 
 /**
  * RFC 6238 as CONTRACT 9 fixes it: HMAC-SHA1, 6 digits, 30-second steps, one step of clock drift either
@@ -13,12 +16,12 @@ export const RECOVERY_CODES = { count: 10, groupLength: 5, alphabet: 'abcdefghjk
 
 /** A fresh TOTP secret (base32, 20 random bytes). */
 export function newTotpSecret(): string {
-  return generateSecret({ length: TOTP.secretBytes });
+  return otplib().generateSecret({ length: TOTP.secretBytes });
 }
 
 /** `otpauth://totp/<issuer>:<email>?secret=…&issuer=…` for authenticator apps (and the QR code). */
 export function otpauthUrl(issuer: string, email: string, secret: string): string {
-  return generateURI({ issuer, label: email, secret, algorithm: TOTP.algorithm, digits: TOTP.digits, period: TOTP.periodSeconds });
+  return otplib().generateURI({ issuer, label: email, secret, algorithm: TOTP.algorithm, digits: TOTP.digits, period: TOTP.periodSeconds });
 }
 
 /**
@@ -28,7 +31,7 @@ export function otpauthUrl(issuer: string, email: string, secret: string): strin
  */
 export async function checkTotp(secret: string, code: string, afterTimeStep: number | null): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
-  const result = await verify({
+  const result = await otplib().verify({
     secret,
     token: code,
     algorithm: TOTP.algorithm,

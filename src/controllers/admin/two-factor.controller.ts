@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import QRCode from 'qrcode';
+import { lazyModule } from '../../util/lazy-module';
 import type { Container } from '../../container';
 import { adminAudit, requestContext } from '../../http/request-context';
 import { formPost, renderForm, type FormRedraw } from '../../http/pages';
@@ -9,6 +9,9 @@ import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate';
 import { confirmBody } from '../../routes/two-factor.schemas';
 
 const TITLE = 'Two-factor authentication';
+
+// Drawn only on the enrolment page: loaded there, not in every process at start.
+const qrcode = lazyModule(() => require('qrcode') as typeof import('qrcode'));
 
 /**
  * `/admin/profile/two-factor`: any signed-in user's enrolment page (CONTRACT 9). Setup shows the QR code
@@ -22,7 +25,7 @@ export function createTwoFactorPages(container: Container) {
   async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
     const owner = self(req);
     const [current, pending, held] = await Promise.all([twoFactor.status(owner.id), twoFactor.pendingSetup(owner), twoFactor.mustEnrol(owner)]);
-    const qrSvg = pending ? await QRCode.toString(pending.otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) : null;
+    const qrSvg = pending ? await qrcode().toString(pending.otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) : null;
     renderForm(res, 'admin/two-factor', status, { title: TITLE, status: current, setup: pending ? { ...pending, qrSvg } : null, held, recoveryCodes: null, ...state });
   }
 
