@@ -23,6 +23,8 @@ app.post('/auth/login', (req, res, next) => {
     return res.json({ user: { email: req.body.email }, token });
   });
 });
+// The probe the login-load step times beside the logins (a small JSON answer, as /auth/me is).
+app.get('/auth/me', (_req, res) => res.json({ user: { id: 'bare', email: 'bare@example.test', username: 'bare', role: 'viewer' } }));
 app.listen(port, '127.0.0.1', () => {
   process.send?.('ready');
 });

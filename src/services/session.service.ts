@@ -12,6 +12,7 @@ import type { SettingsService } from './settings.service';
 import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../metrics/metrics';
+import { sqlDate } from '../db/sql-date';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
 export interface SessionView {
@@ -33,7 +34,7 @@ export type RefreshOutcome = { ok: true; session: SignInSession } | { ok: false;
 /*
  * Written by hand, like the sign-in's user read and activity row: every sign-in writes one, and `Session.create`
  * (instance, validation, hooks, generated INSERT) costs main-thread CPU a login cannot spare. Columns as the
- * migration made them; the Dates are formatted by Sequelize for the dialect, as the model would.
+ * migration made them; the dates written with their milliseconds (sqlDate), as the model would.
  */
 const INSERT_SESSION =
   'INSERT INTO sessions (id, user_id, method, ip, user_agent, browser, os, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
@@ -95,8 +96,10 @@ export function createSessionService(deps: {
     const id = crypto.randomUUID();
     const expiresAt = new Date(now.getTime() + sessionMaxAgeSeconds.seconds * 1000);
     const { browser, os } = describeAgent(userAgent);
-    const values = [id, userId, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, now, now, expiresAt];
-    await (models.Session.sequelize as Sequelize).query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });
+    const sequelize = models.Session.sequelize as Sequelize;
+    const [created, ends] = [sqlDate(sequelize, now), sqlDate(sequelize, expiresAt)];
+    const values = [id, userId, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
+    await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });
     remember(id);
     return { sid: id, authTime: Math.floor(now.getTime() / 1000), expiresAt: Math.floor(expiresAt.getTime() / 1000) };
   }

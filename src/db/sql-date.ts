@@ -1,0 +1,11 @@
+import type { Sequelize } from 'sequelize';
+
+/**
+ * A Date as a hand-written statement's value, with its milliseconds: Sequelize's own escaping of a Date
+ * replacement drops them on the mysql dialect (`'2026-11-26 07:40:01'`), which loses the sub-second order of
+ * rows listed newest first. The text is what the models write: UTC, and on SQLite with its `+00:00` offset.
+ */
+export function sqlDate(sequelize: Sequelize, date: Date): string {
+  const text = date.toISOString().replace('T', ' ').replace('Z', '');
+  return sequelize.getDialect() === 'sqlite' ? `${text} +00:00` : text;
+}
