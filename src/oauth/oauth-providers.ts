@@ -9,6 +9,9 @@ import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviderSettings } f
 import { AppError } from '../http/app-error';
 import { OAuthStateStore, type FlowIntent } from './oauth-state';
 import { emailAddress } from '../http/input-rules';
+import http from 'node:http';
+import https from 'node:https';
+import { publicOnlyConnection } from '../http/outbound-url';
 
 export const OAUTH_MESSAGES = {
   unknown: 'Unknown OAuth provider',
@@ -148,7 +151,7 @@ export type ProviderStrategy = (GitHubStrategy | GoogleStrategy) & {
  * request from the settings as they are now, so an admin's change (a new secret, a switch) applies at
  * once on every instance and no stale secret is ever kept. `redirect_uri` comes from BASE_URL only.
  */
-export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'isProduction'>; plugins: Pick<PluginRegistry, 'isActive' | 'settingsOf'>; store: KeyValueStore }) {
+export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'isProduction' | 'allowPrivateOutbound'>; plugins: Pick<PluginRegistry, 'isActive' | 'settingsOf'>; store: KeyValueStore }) {
   const { config, plugins, store } = deps;
 
   /** Every enabled provider (plugin active, provider switched on, credentials present), in a fixed order. */
@@ -212,7 +215,31 @@ export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'i
       },
       verify,
     ) as ProviderStrategy;
+    if (!config.allowPrivateOutbound) publicOnly(strategy, resolved.name, resolved.settings);
     return { name: resolved.name, strategy, states };
+  }
+
+  /**
+   * The server's own requests to a provider (the token exchange, the profile and email reads, which carry the
+   * client secret and the user's code) reach only public addresses, judged as each connection is made: an
+   * endpoint URL whose name was re-pointed at an internal address after it was saved gets nothing (issue 26,
+   * finding 4; the settings were judged when saved). Through node-oauth's own agent option, one agent per
+   * protocol: endpoints that mix http and https, or name a non-public address literally, are refused as unusable.
+   */
+  function publicOnly(strategy: ProviderStrategy, provider: OAuthProviderName, settings: OAuthProviderSettings): void {
+    const fetched = [settings.tokenURL, settings.userProfileURL, settings.userEmailsURL].filter((url): url is string => Boolean(url));
+    // Without overrides the packages' own endpoints, all https.
+    const protocols = new Set(fetched.length > 0 ? fetched.map((url) => new URL(url).protocol) : ['https:']);
+    let lookup;
+    try {
+      if (protocols.size !== 1) throw new Error('mixed protocols');
+      for (const url of fetched) publicOnlyConnection(new URL(url));
+      ({ lookup } = publicOnlyConnection(new URL(fetched[0] ?? 'https://provider.invalid')));
+    } catch {
+      throw AppError.badRequest(OAUTH_MESSAGES.disabled(provider));
+    }
+    const agent = protocols.has('https:') ? new https.Agent({ lookup }) : new http.Agent({ lookup });
+    (strategy as unknown as { _oauth2: { setAgent(agent: http.Agent): void } })._oauth2.setAgent(agent);
   }
 
   /**

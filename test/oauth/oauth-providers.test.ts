@@ -3,7 +3,7 @@ import request from 'supertest';
 import { buildApp, ctx, uniqueEmail } from '../support/context';
 import { setCookies } from '../support/auth';
 import { createUserWithToken } from '../support/users';
-import { OAuthProviderStandIn, authorizeAt, bindingCookie, enableBoth, pathOf, signInWith, CLIENTS } from '../support/oauth-provider';
+import { OAuthProviderStandIn, authorizeAt, bindingCookie, configureProviders, enableBoth, pathOf, signInWith, CLIENTS } from '../support/oauth-provider';
 import { createOAuthProviders, type ProviderProfile } from '../../src/oauth/oauth-providers';
 
 let nextId = 70_000;
@@ -23,6 +23,29 @@ describe('OAuth providers from the plugin settings', () => {
   beforeEach(async () => {
     stand.secrets.github = CLIENTS.github.clientSecret;
     await enableBoth(stand);
+  });
+
+  it('when private outbound addresses are not allowed and a stored endpoint name resolves to one, then the server sends the provider nothing: no code, no client secret (finding 4, judged at connection time)', async () => {
+    // Settings as they could stand after a name was re-pointed: saved while public, resolving to loopback now.
+    const byName = (settings: Record<string, unknown>) => JSON.parse(JSON.stringify(settings).replaceAll('127.0.0.1', 'localhost')) as Record<string, unknown>;
+    await configureProviders({ github: byName(stand.settingsFor('github')) });
+    const strict = buildApp({ env: { ALLOW_PRIVATE_OUTBOUND: 'false' } });
+    stand.as('github', person());
+    const tokenRequestsBefore = stand.tokenRequests.length;
+
+    const start = await request(strict).get('/auth/oauth/github');
+    const path = pathOf(await authorizeAt(start.headers.location.replace('localhost', '127.0.0.1')));
+    const callback = await request(strict).get(path).set('Cookie', bindingCookie(start));
+
+    assert.equal(callback.status, 302);
+    assert.match(callback.headers.location, /^\/auth\/login\?notice=github_sign_in_failed/);
+    assert.equal(setCookies(callback).auth_token, undefined);
+    assert.equal(stand.tokenRequests.length, tokenRequestsBefore, 'the token request never left');
+
+    // A literal private address is refused before anything is sent, as unusable settings are.
+    await configureProviders({ github: stand.settingsFor('github') });
+    const literal = await request(strict).get('/auth/oauth/github');
+    assert.equal(literal.status, 400);
   });
 
   it('when a flow starts on one instance, then it completes on a second instance sharing the store and the database', async () => {
