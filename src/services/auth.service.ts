@@ -37,7 +37,7 @@ export function createAuthService(deps: {
   config: Config;
   users: UserService;
   tokens: TokenService;
-  userSessions: Pick<SessionService, 'start' | 'refreshed' | 'reuseDetected'>;
+  userSessions: Pick<SessionService, 'start' | 'endById' | 'refreshed' | 'reuseDetected'>;
   activity: ActivityService;
   profiles: Pick<ProfileService, 'validateRegistration'>;
   metrics?: Pick<Metrics, 'sessions'>;
@@ -103,7 +103,8 @@ export function createAuthService(deps: {
     }
     if (!ending) return;
     await tokens.revokeToken(ending.token, ending.claims);
-    metrics?.sessions.revoked.inc();
+    // The session ends with it: every token of the sign-in (counted where every ended session is).
+    if (ending.claims.sid) await userSessions.endById(ending.claims.sid);
     await activity.record({ action: 'auth.logout', userId: ending.user.id, email: ending.user.email, details: { scope: 'token' } }, context);
   }
 

@@ -82,12 +82,6 @@ export function createSessionService(deps: {
     touched.set(sid, Date.now());
   }
 
-  /** A revoked session's sid stays revoked until the last token it could have issued is past refresh. */
-  async function revocationEnd(): Promise<number> {
-    const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
-    return nowSeconds() + jwtExpiresIn.seconds + jwtRefreshGraceSeconds.seconds;
-  }
-
   /** A new session for a sign-in: the row, and the sid / auth_time / absolute end its tokens carry. */
   async function start(userId: string, method: string, context: RequestContext): Promise<SignInSession> {
     const { sessionMaxAgeSeconds } = await settings.getSecuritySettings();
@@ -125,11 +119,22 @@ export function createSessionService(deps: {
     return { ok: true, session: { sid: session.id, authTime: claims.auth_time ?? 0, expiresAt: Math.floor(session.expiresAt.getTime() / 1000) } };
   }
 
-  /** Ends one session: its row is marked, and its sid revoked for every token of it on every instance. */
+  /**
+   * Ends one session: its row is marked, and its sid revoked for every token of it on every instance. The mark
+   * lives until no token of the session could still be used or refreshed: none is issued past the session's
+   * absolute end, and none gets more refresh grace than the current one (a lowered grace applies at once).
+   */
   async function end(session: Session): Promise<void> {
-    await revocations.revoke(session.id, await revocationEnd());
+    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    await revocations.revoke(session.id, Math.floor(session.expiresAt.getTime() / 1000) + jwtRefreshGraceSeconds.seconds);
     await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null } });
     metrics?.sessions.revoked.inc();
+  }
+
+  /** Ends the session of that id, if it is still live (logout: every token of the sign-in, not only the one presented). */
+  async function endById(sid: string): Promise<void> {
+    const session = await models.Session.findOne({ where: { id: sid, revokedAt: null } });
+    if (session) await end(session);
   }
 
   /**
@@ -212,7 +217,7 @@ export function createSessionService(deps: {
     });
   }
 
-  return { start, discard, refreshed, reuseDetected, list, revoke, revokeAll, touch };
+  return { start, discard, endById, refreshed, reuseDetected, list, revoke, revokeAll, touch };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

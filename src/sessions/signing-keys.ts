@@ -80,18 +80,18 @@ function sealingKey(secret: string): Buffer {
 }
 
 /** Seals a PKCS#8 private key; the kid is associated data, so a sealed key moved to another row does not open. */
-export function sealPrivateKey(secret: string, kid: string, pkcs8: Buffer): string {
+function sealPrivateKey(key: Buffer, kid: string, pkcs8: Buffer): string {
   const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', sealingKey(secret), iv).setAAD(Buffer.from(kid, 'utf8'));
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(kid, 'utf8'));
   const body = Buffer.concat([cipher.update(pkcs8), cipher.final()]);
   return [SEAL_VERSION, iv, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
 }
 
-function openPrivateKey(secret: string, kid: string, sealed: string): Buffer {
+function openPrivateKey(key: Buffer, kid: string, sealed: string): Buffer {
   const [version, iv, tag, body] = sealed.split('.');
   if (version !== SEAL_VERSION || !iv || !tag || !body) throw new SigningKeyError(SIGNING_KEY_MESSAGES.undecryptable(kid));
   try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', sealingKey(secret), Buffer.from(iv, 'base64url'));
+    const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(kid, 'utf8')).setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
   } catch {
@@ -121,6 +121,8 @@ export function createSigningKeys(deps: {
   const log = deps.logger.child({ component: 'signing-keys' });
   const algorithm = config.jwtAlgorithm;
   const hsKey = crypto.createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
+  // Derived once per process, not at every key it seals or opens.
+  const sealing = sealingKey(config.jwtSecret);
   const hsKid = `hs256-${crypto.createHmac('sha256', hsKey).update('kid').digest('base64url').slice(0, 16)}`;
   /** Names what decides whether a verification made earlier still holds: secret, algorithm, issuer, audience. */
   const fingerprint = crypto.hash('sha256', ['verification-cache', config.jwtSecret, algorithm, config.jwtIssuer, config.jwtAudience ?? ''].join('\0'), 'hex').slice(0, 16);
@@ -135,7 +137,7 @@ export function createSigningKeys(deps: {
     const alg = row.algorithm as AsymmetricAlgorithm;
     if (!row.publicJwk || !row.privateKey) throw new SigningKeyError(SIGNING_KEY_MESSAGES.missing(row.kid));
     if (!Object.hasOwn(KEY_TYPES, alg)) throw new SigningKeyError(SIGNING_KEY_MESSAGES.unusable(row.kid, row.algorithm));
-    const pkcs8 = openPrivateKey(config.jwtSecret, row.kid, row.privateKey);
+    const pkcs8 = openPrivateKey(sealing, row.kid, row.privateKey);
     try {
       const privateKey = crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
       const publicJwk = JSON.parse(row.publicJwk) as jose.JWK;
@@ -286,7 +288,7 @@ export function createSigningKeys(deps: {
     // last retires the other's key, so exactly one key signs (a deadlock between them is retried).
     await transactionWithRetry(sequelize, async (transaction) => {
       await models.SigningKey.create(
-        { kid, algorithm, publicJwk: JSON.stringify(publicJwk), privateKey: sealPrivateKey(config.jwtSecret, kid, pkcs8), createdAt, retiresAt: null },
+        { kid, algorithm, publicJwk: JSON.stringify(publicJwk), privateKey: sealPrivateKey(sealing, kid, pkcs8), createdAt, retiresAt: null },
         { transaction },
       );
       await models.SigningKey.update({ retiresAt }, { where: { retiresAt: null, kid: { [Op.ne]: kid } }, transaction });

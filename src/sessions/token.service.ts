@@ -236,21 +236,13 @@ export function createTokenService(deps: {
   }
 
   /**
-   * Ends the sign-in the token belongs to, at once: every token of its refresh chain, older ones included
-   * (by its `sid`), or the one token when it predates the claim. A token is denied until it could no longer
-   * be refreshed, even after a store restart or a raised grace (its own `grace` claim bounds its refresh
-   * window; older tokens without it keep the current grace's reach). No token of a revoked sign-in can be
-   * refreshed, so the newest one it may have was issued before now: the sid is kept until that one's end.
+   * Ends one token at once (its session, the rest of its refresh chain, is ended by the session service): it is
+   * denied until it could no longer be refreshed, even after a store restart or a raised grace (its own `grace`
+   * claim bounds its refresh window; older tokens without it keep the current grace's reach).
    */
   async function revokeToken(token: string, claims: AccessClaims): Promise<void> {
-    const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds));
-    if (claims.sid) {
-      const longestLifetime = Math.max(jwtExpiresIn.seconds, claims.exp - claims.iat);
-      const longestGrace = Math.max(jwtRefreshGraceSeconds.seconds, claims.grace ?? 0);
-      await revocations.revoke(claims.sid, Math.floor(Date.now() / 1000) + longestLifetime + longestGrace);
-      await models.Session.update({ revokedAt: new Date() }, { where: { id: claims.sid, revokedAt: null } });
-    }
     // A cache entry left behind by a failing store is voided by the reload that follows (new generation).
     await store.delete(keys.cache(token)).catch(() => undefined);
   }
