@@ -2,11 +2,14 @@ import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { adminAudit } from '../http/request-context';
 import type { AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/user-admin.service';
+import { TOTAL_EXACT_HEADER } from '../services/user-list';
 
 /** Handlers of the CONTRACT 4 users API; the route schemas have parsed the input. */
 export function createUsersController({ userAdmin }: Container) {
   const list: RequestHandler = async (req, res) => {
-    res.json(await userAdmin.list(req.query as unknown as UserListQuery));
+    const { totalExact, ...page } = await userAdmin.list(req.query as unknown as UserListQuery);
+    // The body keeps CONTRACT 4's shape; whether `total` is the counting limit rather than a count rides beside it.
+    res.set(TOTAL_EXACT_HEADER, String(totalExact)).json(page);
   };
 
   const create: RequestHandler = async (req, res) => {

@@ -3,6 +3,7 @@ import type { Endpoint } from '../http/api-router';
 import { idParams, pagingQuery } from '../http/paging';
 import { email, newPassword, personName, username } from '../http/input-rules';
 import { ROLES } from '../models';
+import { SEARCH_TOTAL_LIMIT, TOTAL_EXACT_HEADER, TOTAL_LIMIT } from '../services/user-list';
 
 const nullableName = personName.nullable();
 const role = z.enum(ROLES, { message: `must be one of: ${ROLES.join(', ')}` });
@@ -45,7 +46,15 @@ const adminUser = z.object({
   createdAt: z.string(),
 });
 const userResponse = z.object({ user: adminUser });
-const userList = z.object({ users: z.array(adminUser), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+const userList = z.object({
+  users: z.array(adminUser),
+  total: z
+    .number()
+    .int()
+    .describe(`users matching, counted up to ${TOTAL_LIMIT} (${SEARCH_TOTAL_LIMIT} for a search); past that, total is the limit and the ${TOTAL_EXACT_HEADER} header says false`),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
 
 const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
 const tags = ['Users'];

@@ -1,13 +1,15 @@
-import { Op, UniqueConstraintError, col, fn, literal, where as sqlWhere, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
-import type { Models, Role, User } from '../models';
+import { Op, UniqueConstraintError, col, fn, where as sqlWhere, type Sequelize, type Transaction } from 'sequelize';
+import type { Models, Role } from '../models';
 import type { TokenService } from '../sessions/token.service';
 import type { ActivityService } from './activity.service';
 import { USER_MESSAGES, type NewUserInput, type UserService } from './user.service';
-import { toPublicUser, type PublicUser } from '../sessions/auth-user';
+import { createUserList, toAdminUserView, type AdminUserView, type UserListQuery } from './user-list';
 import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { transactionWithRetry } from '../db/transaction-retry';
 import { readsMayLag } from '../db/read-replicas';
+
+export type { AdminUserView, UserListQuery } from './user-list';
 
 export const USER_ADMIN_MESSAGES = {
   notFound: 'User not found',
@@ -15,24 +17,6 @@ export const USER_ADMIN_MESSAGES = {
   // The one message for a taken email or username, whichever service finds it (forms match on it).
   duplicate: USER_MESSAGES.duplicate,
 } as const;
-
-/** A user as the admin API shows it (CONTRACT 4): never a hash, epoch or other internal field. */
-export interface AdminUserView extends PublicUser {
-  active: boolean;
-  /** The address was proven (CONTRACT 12). */
-  emailVerified: boolean;
-  createdAt: Date;
-}
-
-export interface UserListQuery {
-  page: number;
-  limit: number;
-  /** Substring of email, username, first or last name (case-insensitive, taken literally). */
-  q?: string;
-  role?: Role;
-  /** false: only accounts whose address is unproven (CONTRACT 12 "unverified"); true: only verified ones. */
-  verified?: boolean;
-}
 
 export interface AdminUserCreate {
   email: string;
@@ -54,31 +38,6 @@ export interface AdminUserChanges {
 }
 
 const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
-/**
- * What a search matches: a substring of the email, username, first or last name, case-insensitively.
- * `search_text` is a generated, indexed column joining the four (migration 20261123000200), so one LIKE
- * scans one narrow index rather than four columns of every row.
- */
-const SEARCH_COLUMN = 'search_text';
-/** A search matching at most this many users reads their ids and times, and cuts the page from them (see list). */
-const FEW_MATCHES = 2000;
-// LIKE escape character: `!` rather than a backslash, whose meaning inside string literals differs
-// between MariaDB and SQLite.
-const LIKE_ESCAPE = '!';
-
-/**
- * The ids of rows read raw, newest first, then by id: the list's order. Each time is parsed once (SQLite
- * gives it as text); parsing inside the comparison cost 3 ms for a thousand matches.
- */
-function idsNewestFirst(rows: { id: string; createdAt: Date | string }[]): string[] {
-  const keyed = rows.map((row) => ({ id: row.id, time: new Date(row.createdAt).getTime() }));
-  keyed.sort((a, b) => b.time - a.time || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0));
-  return keyed.map((row) => row.id);
-}
-
-export function toAdminUserView(user: User): AdminUserView {
-  return { ...toPublicUser(user), active: Boolean(user.active), emailVerified: Boolean(user.emailVerifiedAt), createdAt: user.createdAt };
-}
 
 /**
  * User administration (`manage:users`). The invariant it keeps: there is always at least one active
@@ -95,55 +54,7 @@ export function createUserAdminService(deps: {
   users: Pick<UserService, 'createUser'>;
 }) {
   const { sequelize, models, tokens, activity, users } = deps;
-  const quote = (name: string) => sequelize.getQueryInterface().quoteIdentifier(name);
-
-  function searchCondition(q: string): WhereOptions {
-    const pattern = `%${q.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c)}%`;
-    const escaped = sequelize.escape(pattern);
-    const column = quote(SEARCH_COLUMN);
-    // LOWER: the MariaDB column holds lower-cased UTF-8 bytes; SQLite's LIKE ignores ASCII case either way.
-    // `> ''` holds for every row (the column always starts with the email), but a range on the column is
-    // what makes SQLite's planner read the narrow search index instead of every row of the table (measured
-    // at 100,000 users: 25–35 ms against 55–75 ms); MariaDB reads that index either way.
-    return literal(`${column} > '' AND ${column} LIKE LOWER(${escaped}) ESCAPE '${LIKE_ESCAPE}'`);
-  }
-
-  /**
-   * One page of users, newest first, filtered by a search string and/or role. A search first collects
-   * its matches (id and creation time), up to FEW_MATCHES + 1, in one scan of the search index: when
-   * they are few, their number is the total, the page is cut from them here and only its rows are read
-   * (walking the newest-first index for a rare term would visit most rows). Many matches are dense, so
-   * they are counted and the newest-first walk finds a page after a few rows.
-   */
-  async function list(query: UserListQuery): Promise<{ users: AdminUserView[]; total: number; page: number; limit: number }> {
-    const conditions: WhereOptions[] = [];
-    if (query.role) conditions.push({ role: query.role });
-    if (query.verified !== undefined) conditions.push({ emailVerifiedAt: query.verified ? { [Op.ne]: null } : null });
-    if (query.q) conditions.push(searchCondition(query.q));
-    const where: WhereOptions = { [Op.and]: conditions };
-    const offset = (query.page - 1) * query.limit;
-    const answer = (rows: User[], total: number) => ({ users: rows.map(toAdminUserView), total, page: query.page, limit: query.limit });
-
-    if (query.q) {
-      const matches = await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: FEW_MATCHES + 1, raw: true });
-      if (matches.length <= FEW_MATCHES) {
-        const ids = idsNewestFirst(matches).slice(offset, offset + query.limit);
-        const rows = ids.length > 0 ? await models.User.findAll({ where: { id: ids } }) : [];
-        return answer(rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)), matches.length);
-      }
-    }
-    const total = await models.User.count({ where });
-    const rows = await models.User.findAll({
-      where,
-      order: [
-        ['createdAt', 'DESC'],
-        ['id', 'DESC'],
-      ],
-      limit: query.limit,
-      offset,
-    });
-    return answer(rows, total);
-  }
+  const list = createUserList({ sequelize, models });
 
   async function get(id: string): Promise<AdminUserView> {
     const user = await models.User.findByPk(id);

@@ -35,6 +35,11 @@ const EDIT_USER_FIELDS: readonly PageField[] = [
   { name: 'emailVerified', label: 'Email address verified', type: 'checkbox', hint: 'Tick when you know the address is theirs. An unverified account that has a password loses it when the owner of the address signs in by code, link or provider.' },
 ];
 
+/** Pages to offer: past the counting limit, one more than the counted ones (the pager's "Next" goes on from there). */
+function pageCount({ total, totalExact, limit }: { total: number; totalExact: boolean; limit: number }): number {
+  return Math.max(1, totalExact ? Math.ceil(total / limit) : Math.floor(total / limit) + 1);
+}
+
 const DELETE_CONFIRM = 'Tick the box to confirm the deletion';
 
 /** Puts a service's conflict next to the field it is about (CONTRACT 6: "errors next to the field"). */
@@ -53,7 +58,7 @@ export function createUsersPageController({ userAdmin, profiles, userSessions, t
   const list: RequestHandler = async (req, res) => {
     const { query, error } = pageOf<UserListQuery>(USERS_ENDPOINTS.list.query, req.query);
     const result = await userAdmin.list(query);
-    res.render('admin/users/list', { title: 'Users', ...result, filters: query, error, pages: Math.max(1, Math.ceil(result.total / result.limit)) });
+    res.render('admin/users/list', { title: 'Users', ...result, filters: query, error, pages: pageCount(result) });
   };
 
   function drawNew(res: Response, status: number, state: Record<string, unknown>) {
