@@ -79,10 +79,7 @@ export function createAuthService(deps: {
       if (check.reason === 'revoked') await userSessions.reuseDetected(check.claims, context);
       throw AppError.unauthorized(check.reason === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidToken);
     }
-    const outcome = check.claims.sid
-      ? await userSessions.refreshed(check.claims, context)
-      : // A token from before sessions existed: a session of its own, which step-up never counts as recent.
-        { ok: true as const, session: { ...(await userSessions.start(check.user.id, 'legacy', context)), authTime: 0 } };
+    const outcome = await userSessions.refreshed(check.claims, context);
     if (!outcome.ok) throw AppError.unauthorized(outcome.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken);
     const issued = await tokens.issue(check.user, outcome.session);
     await activity.record({ action: 'auth.refresh', userId: check.user.id, email: check.user.email }, context);
@@ -104,7 +101,7 @@ export function createAuthService(deps: {
     if (!ending) return;
     await tokens.revokeToken(ending.token, ending.claims);
     // The session ends with it: every token of the sign-in (counted where every ended session is).
-    if (ending.claims.sid) await userSessions.endById(ending.claims.sid);
+    await userSessions.endById(ending.claims.sid);
     await activity.record({ action: 'auth.logout', userId: ending.user.id, email: ending.user.email, details: { scope: 'token' } }, context);
   }
 

@@ -108,7 +108,7 @@ export function createSessionService(deps: {
    * lifetime. The presented token is superseded: it keeps working for the reuse window, then ends.
    */
   async function refreshed(claims: AccessClaims, context: RequestContext): Promise<RefreshOutcome> {
-    const session = claims.sid ? await models.Session.findByPk(claims.sid) : null;
+    const session = await models.Session.findByPk(claims.sid);
     if (!session || session.userId !== claims.sub || session.revokedAt) return { ok: false, reason: 'invalid' };
     if (session.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
@@ -116,7 +116,7 @@ export function createSessionService(deps: {
     await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt);
     await session.update({ lastUsedAt: new Date(), ...(context.ip ? { ip: context.ip.slice(0, TEXT_MAX.ip) } : {}) });
     remember(session.id);
-    return { ok: true, session: { sid: session.id, authTime: claims.auth_time ?? 0, expiresAt: Math.floor(session.expiresAt.getTime() / 1000) } };
+    return { ok: true, session: { sid: session.id, authTime: claims.auth_time, expiresAt: Math.floor(session.expiresAt.getTime() / 1000) } };
   }
 
   /**
@@ -142,7 +142,7 @@ export function createSessionService(deps: {
    * once (the thief's tokens and the owner's alike), `session.reuse_detected` is recorded and the owner mailed.
    */
   async function reuseDetected(claims: AccessClaims, context: RequestContext): Promise<void> {
-    const session = claims.sid ? await models.Session.findByPk(claims.sid) : null;
+    const session = await models.Session.findByPk(claims.sid);
     if (!session || session.revokedAt) return;
     await end(session);
     const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email'] });

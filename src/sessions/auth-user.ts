@@ -43,11 +43,12 @@ export interface AccessClaims {
   grace?: number;
   /**
    * The sign-in this token belongs to (CONTRACT 8 `sid`): set at sign-in, carried unchanged through every
-   * refresh, so logout can end every token of the chain. Absent from tokens issued before the claim existed.
+   * refresh, so logout can end every token of the chain. (Tokens from before the claim existed lack `iss`
+   * too, and are refused: see CONTRACT note §8.)
    */
-  sid?: string;
+  sid: string;
   /** Epoch seconds of the sign-in (CONTRACT 8 `auth_time`), carried through refresh: what step-up checks. */
-  auth_time?: number;
+  auth_time: number;
   /** JWT_ISSUER, and JWT_AUDIENCE when set (CONTRACT 11): checked on every full verification. */
   iss?: string;
   aud?: string;

@@ -51,7 +51,7 @@ export interface SignInSession {
 
 /** Store and database ids whose revocation ends the token: its own jti and its sign-in's sid. */
 function revocationIds(claims: AccessClaims): string[] {
-  return claims.sid ? [claims.jti, claims.sid] : [claims.jti];
+  return [claims.jti, claims.sid];
 }
 
 /** `revoked`: the signature and window were fine but the token or its session was revoked (a superseded token: reuse?). */
@@ -89,8 +89,8 @@ function asAccessClaims(payload: unknown): AccessClaims | null {
     typeof claims.ep === 'number' &&
     typeof claims.exp === 'number' &&
     (claims.grace === undefined || (Number.isInteger(claims.grace) && claims.grace >= 0)) &&
-    (claims.sid === undefined || typeof claims.sid === 'string') &&
-    (claims.auth_time === undefined || Number.isInteger(claims.auth_time));
+    typeof claims.sid === 'string' &&
+    Number.isInteger(claims.auth_time);
   return wellFormed ? (claims as AccessClaims) : null;
 }
 
