@@ -1,12 +1,16 @@
 import crypto, { type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import * as jose from 'jose';
+import type * as Jose from 'jose';
 import { Op } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Config, JwtAlgorithm } from '../config/config';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
 import { transactionWithRetry } from '../db/transaction-retry';
+import { lazyModule } from '../util/lazy-module';
+
+// Only the asymmetric algorithms sign and verify through jose: under HS256 (the default) it is never loaded.
+const jose = lazyModule(() => require('jose') as typeof Jose);
 
 /** The store key every instance reads before signing: a rotation replaces it (as settings-cache's version). */
 const VERSION_KEY = 'signing-keys:version';
@@ -18,6 +22,16 @@ const UNKNOWN_KID_RELOAD_MS = 1000;
 const SEAL_VERSION = 'v1';
 
 type AsymmetricAlgorithm = Exclude<JwtAlgorithm, 'HS256'>;
+
+/** A JWS's header (base64url JSON before the first dot) or null; it only picks the key, the signature check is strict. */
+function protectedHeader(token: string): { kid?: unknown; alg?: unknown } | null {
+  try {
+    const header: unknown = JSON.parse(Buffer.from(token.split('.', 1)[0], 'base64url').toString('utf8'));
+    return typeof header === 'object' && header !== null && !Array.isArray(header) ? header : null;
+  } catch {
+    return null;
+  }
+}
 
 /** One line each, printed when the start stops (CONTRACT 11 "bad input"); never key material. */
 export const SIGNING_KEY_MESSAGES = {
@@ -44,7 +58,7 @@ interface RingKey {
   algorithm: AsymmetricAlgorithm;
   createdAt: Date;
   retiresAt: Date | null;
-  publicJwk: jose.JWK;
+  publicJwk: Jose.JWK;
   publicKey: KeyObject;
   privateKey: KeyObject;
 }
@@ -140,7 +154,7 @@ export function createSigningKeys(deps: {
     const pkcs8 = openPrivateKey(sealing, row.kid, row.privateKey);
     try {
       const privateKey = crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
-      const publicJwk = JSON.parse(row.publicJwk) as jose.JWK;
+      const publicJwk = JSON.parse(row.publicJwk) as Jose.JWK;
       const publicKey = crypto.createPublicKey({ key: publicJwk as crypto.JsonWebKey, format: 'jwk' });
       const matches = crypto.createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).equals(publicKey.export({ format: 'der', type: 'spki' }));
       if (!matches || !KEY_TYPES[alg](privateKey)) throw new Error('mismatch');
@@ -209,7 +223,7 @@ export function createSigningKeys(deps: {
   async function sign(claims: Record<string, unknown>): Promise<string> {
     if (algorithm === 'HS256') return jwt.sign(claims, hsKey, { algorithm: 'HS256', keyid: hsKid });
     const key = (await currentRing()).signing as RingKey;
-    return new jose.CompactSign(Buffer.from(JSON.stringify(claims), 'utf8')).setProtectedHeader({ alg: key.algorithm, kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
+    return new (jose().CompactSign)(Buffer.from(JSON.stringify(claims), 'utf8')).setProtectedHeader({ alg: key.algorithm, kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
   }
 
   /** The key a kid names while it is in its window, reading the ring again when it is old or the kid is new to it. */
@@ -225,12 +239,8 @@ export function createSigningKeys(deps: {
 
   /** The signature checked with the algorithm pinned to the key; the payload, or null. A database failure rejects (503). */
   async function verifiedPayload(token: string): Promise<unknown> {
-    let header: jose.ProtectedHeaderParameters;
-    try {
-      header = jose.decodeProtectedHeader(token);
-    } catch {
-      return null;
-    }
+    const header = protectedHeader(token);
+    if (!header) return null;
     if (algorithm === 'HS256') {
       if (header.kid !== undefined && header.kid !== hsKid) return null;
       try {
@@ -243,7 +253,7 @@ export function createSigningKeys(deps: {
     const key = await verificationKey(header.kid);
     if (!key || header.alg !== key.algorithm) return null;
     try {
-      const { payload } = await jose.compactVerify(token, key.publicKey, { algorithms: [key.algorithm] });
+      const { payload } = await jose().compactVerify(token, key.publicKey, { algorithms: [key.algorithm] });
       return JSON.parse(Buffer.from(payload).toString('utf8'));
     } catch {
       return null;
@@ -278,8 +288,8 @@ export function createSigningKeys(deps: {
     if (algorithm === 'HS256') throw new SigningKeyError(SIGNING_KEY_MESSAGES.rotateNeedsKeys);
     const { jwtExpiresIn, jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     const pair = generate(algorithm);
-    const publicJwk = pair.publicKey.export({ format: 'jwk' }) as jose.JWK;
-    const kid = await jose.calculateJwkThumbprint(publicJwk);
+    const publicJwk = pair.publicKey.export({ format: 'jwk' }) as Jose.JWK;
+    const kid = await jose().calculateJwkThumbprint(publicJwk);
     const pkcs8 = pair.privateKey.export({ format: 'der', type: 'pkcs8' });
     const createdAt = new Date();
     const retiresAt = new Date(createdAt.getTime() + (jwtExpiresIn.seconds + jwtRefreshGraceSeconds.seconds) * 1000);
@@ -325,7 +335,7 @@ export function createSigningKeys(deps: {
   }
 
   /** The public keys still in their window, as a JWK Set (empty under HS256: nothing there is public). */
-  async function jwks(): Promise<{ keys: jose.JWK[] }> {
+  async function jwks(): Promise<{ keys: Jose.JWK[] }> {
     if (algorithm === 'HS256') return { keys: [] };
     const current = await currentRing();
     return { keys: [...current.keys.values()].map((key) => ({ ...key.publicJwk, kid: key.kid, alg: key.algorithm, use: 'sig' })) };
