@@ -104,14 +104,15 @@ async function waitForHealth(url, child, timeoutMs = 60_000) {
 }
 
 /**
- * The node flags of package.json's start script (`exec node <flags> dist/server.js`): the service is measured as
- * operators run it, and the flags live in that one place.
+ * The environment and node flags of package.json's start script (`NAME=value … exec node <flags> dist/server.js`):
+ * the service is measured as operators run it, and both live in that one place.
  */
-const SERVER_NODE_FLAGS = (() => {
+const SERVER_START = (() => {
   const start = require('../package.json').scripts.start;
-  const match = /\bnode\s+(.*?)\s*dist\/server\.js/.exec(start);
-  if (!match) throw new Error(`package.json's start script does not run node … dist/server.js: ${start}`);
-  return match[1].split(/\s+/).filter(Boolean);
+  const match = /^((?:\w+=\S+\s+)*)exec\s+node\s+(.*?)\s*dist\/server\.js$/.exec(start);
+  if (!match) throw new Error(`package.json's start script is not [NAME=value …] exec node … dist/server.js: ${start}`);
+  const words = (text) => text.split(/\s+/).filter(Boolean);
+  return { env: Object.fromEntries(words(match[1]).map((pair) => pair.split('='))), flags: words(match[2]) };
 })();
 
 function spawnNode(script, env, args = []) {
@@ -139,6 +140,7 @@ async function startService(name, env) {
   const url = `http://127.0.0.1:${port}`;
   const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(__dirname, 'profiles')}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
   const serverEnv = {
+    ...SERVER_START.env,
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -150,7 +152,7 @@ async function startService(name, env) {
   };
   for (const [key, value] of Object.entries(process.env)) if (key.startsWith('BENCH_ENV_')) serverEnv[key.slice('BENCH_ENV_'.length)] = value;
   const started = process.hrtime.bigint();
-  const child = spawnNode(path.join(ROOT, 'dist', 'server.js'), serverEnv, [...SERVER_NODE_FLAGS, ...profileArgs]);
+  const child = spawnNode(path.join(ROOT, 'dist', 'server.js'), serverEnv, [...SERVER_START.flags, ...profileArgs]);
   await waitForHealth(url, child);
   return { child, url, startMs: Number(process.hrtime.bigint() - started) / 1e6 };
 }
