@@ -6,7 +6,7 @@ import net from 'node:net';
 import { MAX_REFRESH_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseDurationSeconds } from './duration';
 import { CLUSTER_NODES_RULE, READ_URLS_RULE, REDIS_URL_RULE, scaleTargets } from './scale-config';
 import { PASSWORD_LENGTH } from '../http/input-rules';
-import { passwordProblem } from '../credentials/password-quality';
+import { passwordProblemNow } from '../credentials/password-quality';
 
 /** Thrown when the environment is unusable; its message is the one line printed before exit. */
 export class ConfigError extends Error {}
@@ -102,7 +102,7 @@ const envSchema = z.object({
       abort: true,
     })
     .superRefine((v, ctx) => {
-      const problem = v === undefined ? null : passwordProblem(v);
+      const problem = v === undefined ? null : passwordProblemNow(v);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   TRUST_PROXY: optionalString.refine(

@@ -96,8 +96,8 @@ export function createAuthController(container: Container) {
    * Runs before the route's own validation: when the standard fields are refused, the custom ones are judged
    * too, so one answer names every bad field (else a form would show its custom errors one round later).
    */
-  const checkRegistration: RequestHandler = (req, _res, next) => {
-    const standard = AUTH_ENDPOINTS.register.body.safeParse(req.body);
+  const checkRegistration: RequestHandler = async (req, _res, next) => {
+    const standard = await AUTH_ENDPOINTS.register.body.safeParseAsync(req.body);
     if (standard.success) return next();
     const custom = profiles.validateRegistration(customFieldsOf(req));
     throw AppError.validation({ ...(custom.ok ? {} : custom.errors), ...fieldErrors(standard.error, req.body) });

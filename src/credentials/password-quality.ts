@@ -1,59 +1,15 @@
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { lazyModule } from '../util/lazy-module';
-
-// Loaded where a password is first set (about 20 MiB of dictionaries): sign-in never needs them.
-const zxcvbnCore = lazyModule(() => require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core'));
-const zxcvbnCommon = lazyModule(() => require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common'));
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { MESSAGES, judgePassword } from './password-judge';
 
 /**
  * The one password-quality rule (CONTRACT 12), applied wherever a password is set (input-rules'
  * newPassword: registration, reset, profile change, admin create, seed-admin; config's ADMIN_PASSWORD)
  * and never where one is checked (sign-in stays a plain comparison, whatever the password's age).
+ * The judgement is password-judge.js; requests have it made on a worker thread (below).
  */
 
-/** zxcvbn scores 0–4; below this the password is refused. */
-export const MIN_SCORE = 2;
-/**
- * zxcvbn judges at most this many leading characters. Its matching is synchronous CPU work on the event
- * loop that grows faster than the length; a password longer than this is judged on its first 64, which
- * must be strong on their own, so nothing is waved through by length alone.
- */
-export const JUDGED_LENGTH = 64;
-/**
- * l33t variants zxcvbn tries (its default 100 is exponential work on inputs such as "p@$$w0rd" repeated:
- * 140–260 ms on a loaded 2-core box; 16: 17–29 ms, and the scores of every sample stayed the same).
- */
-const L33T_MAX_SUBSTITUTIONS = 16;
-
-export const PASSWORD_QUALITY_MESSAGES = {
-  common: 'is one of the most commonly used passwords',
-  weak: 'is too easy to guess: use a longer phrase of unrelated words, or add characters that follow no pattern',
-} as const;
-
-// Words every password of this service is checked against besides the shipped lists.
-const SERVICE_WORDS = ['auth', 'admin', 'administrator', 'password', 'login', 'signin', 'service'];
-
-// Built on first use: the dictionaries cost tens of milliseconds to index, which a process that never
-// sets a password (a worker, a test of something else) need not pay at start-up.
-let judge: ZxcvbnFactory | null = null;
-let common: ReadonlySet<string> | null = null;
-
-function factory(): ZxcvbnFactory {
-  const { dictionary, adjacencyGraphs } = zxcvbnCommon();
-  judge ??= new (zxcvbnCore().ZxcvbnFactory)({
-    dictionary: { ...dictionary, service: SERVICE_WORDS },
-    graphs: adjacencyGraphs,
-    l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
-    maxLength: JUDGED_LENGTH,
-  });
-  return judge;
-}
-
-function commonPasswords(): ReadonlySet<string> {
-  // The list @zxcvbn-ts/language-common ships (about 49,000 passwords seen most often in breaches).
-  common ??= new Set(zxcvbnCommon().dictionary['passwords-common']);
-  return common;
-}
+export const PASSWORD_QUALITY_MESSAGES: Readonly<{ common: string; weak: string }> = MESSAGES;
 
 /** The judgement of a password: its zxcvbn score and, when refused, why (a field message). */
 export interface PasswordJudgement {
@@ -62,17 +18,85 @@ export interface PasswordJudgement {
 }
 
 /**
- * Judges a password that already passed the length rule: refused when it is on the common list (compared
- * in lower case, as the list is) or zxcvbn scores its first JUDGED_LENGTH characters below MIN_SCORE.
- * `userInputs` (the email, the username) count as known words when given.
+ * The worker ends after this long without a password to judge: its heap and the dictionaries (about 7 MiB)
+ * go with it, and the next password set starts it again (about 100 ms, then tens of ms a password).
  */
-export function judgePassword(password: string, userInputs: readonly string[] = []): PasswordJudgement {
-  if (commonPasswords().has(password.toLowerCase())) return { score: 0, problem: PASSWORD_QUALITY_MESSAGES.common };
-  const { score } = factory().check(password.slice(0, JUDGED_LENGTH), [...userInputs]);
-  return { score, problem: score < MIN_SCORE ? PASSWORD_QUALITY_MESSAGES.weak : null };
+const IDLE_MS = 10_000;
+
+interface Waiting {
+  password: string;
+  userInputs: readonly string[];
+  resolve: (judgement: PasswordJudgement) => void;
 }
 
-/** The field message for a password that must not be set, or null when it may. */
-export function passwordProblem(password: string, userInputs: readonly string[] = []): string | null {
-  return judgePassword(password, userInputs).problem;
+let worker: Worker | null = null;
+let stopTimer: NodeJS.Timeout | null = null;
+let nextId = 0;
+const waiting = new Map<number, Waiting>();
+
+/** Judges in this thread: what is waiting when the worker fails (correct, only slower for the event loop). */
+function judgeHereInstead(failed: Worker): void {
+  if (worker === failed) worker = null;
+  for (const [id, request] of waiting) {
+    waiting.delete(id);
+    request.resolve(judgePassword(request.password, [...request.userInputs]));
+  }
+}
+
+function startWorker(): Worker {
+  const started = new Worker(path.join(__dirname, 'password-judge.js'), { workerData: { role: 'password-judge' } });
+  // An idle worker never holds the process open (shutdown, tests).
+  started.unref();
+  started.on('message', ({ id, judgement, error }: { id: number; judgement?: PasswordJudgement; error?: string }) => {
+    const request = waiting.get(id);
+    if (!request) return;
+    waiting.delete(id);
+    request.resolve(error === undefined && judgement ? judgement : judgePassword(request.password, [...request.userInputs]));
+    if (waiting.size === 0) scheduleStop(started);
+  });
+  started.on('error', () => judgeHereInstead(started));
+  started.on('exit', () => judgeHereInstead(started));
+  return started;
+}
+
+function scheduleStop(idleWorker: Worker): void {
+  stopTimer = setTimeout(() => {
+    stopTimer = null;
+    if (worker === idleWorker && waiting.size === 0) {
+      worker = null;
+      void idleWorker.terminate();
+    }
+  }, IDLE_MS);
+  stopTimer.unref();
+}
+
+/**
+ * Judges a password on the worker thread: zxcvbn's synchronous matching (tens of milliseconds) never holds
+ * the event loop, and its dictionaries live only while passwords are being set.
+ */
+export function judgePasswordOffThread(password: string, userInputs: readonly string[] = []): Promise<PasswordJudgement> {
+  if (stopTimer) {
+    clearTimeout(stopTimer);
+    stopTimer = null;
+  }
+  worker ??= startWorker();
+  const id = nextId++;
+  const judged = new Promise<PasswordJudgement>((resolve) => waiting.set(id, { password, userInputs, resolve }));
+  worker.postMessage({ id, password, userInputs: [...userInputs] });
+  return judged;
+}
+
+/** The field message for a password that must not be set, or null when it may (judged off the event loop). */
+export async function passwordProblem(password: string, userInputs: readonly string[] = []): Promise<string | null> {
+  return (await judgePasswordOffThread(password, userInputs)).problem;
+}
+
+/** Whether the worker is up (it ends IDLE_MS after its last judgement). */
+export function passwordJudgeRunning(): boolean {
+  return worker !== null;
+}
+
+/** The same rule judged in this thread, blocking it: only where nothing else is waiting (the configuration check at boot). */
+export function passwordProblemNow(password: string): string | null {
+  return judgePassword(password).problem;
 }

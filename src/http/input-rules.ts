@@ -69,8 +69,9 @@ export const newPassword = z
   .string({ message: 'is required' })
   .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters`, abort: true })
   .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters`, abort: true })
-  .superRefine((value, ctx) => {
-    const problem = passwordProblem(value);
+  // Asynchronous (judged on a worker thread): schemas holding it are parsed with parseOrThrow's await.
+  .superRefine(async (value, ctx) => {
+    const problem = await passwordProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 

@@ -101,9 +101,12 @@ export function fieldErrors(error: z.ZodError, input?: unknown): Record<string, 
   return errors;
 }
 
-/** Parses a value with a schema, throwing the contract's 400 on failure. */
-export function parseOrThrow<S extends ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+/**
+ * Parses a value with a schema, throwing the contract's 400 on failure. Asynchronous because a schema may
+ * hold an asynchronous rule (a new password's quality is judged on a worker thread).
+ */
+export async function parseOrThrow<S extends ZodType>(schema: S, value: unknown): Promise<z.output<S>> {
+  const result = await schema.safeParseAsync(value);
   if (!result.success) throw AppError.validation(fieldErrors(result.error, value));
   return result.data;
 }
@@ -119,12 +122,12 @@ export interface RequestSchemas {
  * reaches a handler. (Express 5 exposes req.query as a getter, hence defineProperty.)
  */
 export function validate(schemas: RequestSchemas): RequestHandler {
-  return (req, _res, next) => {
-    if (schemas.params) req.params = parseOrThrow(schemas.params, req.params) as typeof req.params;
+  return async (req, _res, next) => {
+    if (schemas.params) req.params = (await parseOrThrow(schemas.params, req.params)) as typeof req.params;
     if (schemas.query) {
-      Object.defineProperty(req, 'query', { value: parseOrThrow(schemas.query, req.query), writable: true, configurable: true });
+      Object.defineProperty(req, 'query', { value: await parseOrThrow(schemas.query, req.query), writable: true, configurable: true });
     }
-    if (schemas.body) req.body = parseOrThrow(schemas.body, req.body ?? {});
+    if (schemas.body) req.body = await parseOrThrow(schemas.body, req.body ?? {});
     next();
   };
 }

@@ -37,7 +37,7 @@ export function createAccountCardsController(container: Container) {
     });
 
   const changeEmail = formPost(async (req, res) => {
-    const input = parseOrThrow(emailChangeBody, formFields(req.body, ['newEmail', 'currentPassword']));
+    const input = await parseOrThrow(emailChangeBody, formFields(req.body, ['newEmail', 'currentPassword']));
     await lifecycle.requestEmailChange(actorOf(req), input);
     res.redirect(303, withNotice(PROFILE, 'email_change_requested'));
   }, redrawEmailChange);

@@ -36,7 +36,7 @@ export function createCollectionsPageController({ collections }: Container) {
   const redrawList: FormRedraw = (req, res, failure) => drawList(res, failure.status, { ...failure, values: req.body as Record<string, unknown> });
 
   const create = formPost(async (req, res) => {
-    const input = parseOrThrow(COLLECTIONS_ENDPOINTS.create.body, collectionInput(req.body)) as CollectionInput;
+    const input = (await parseOrThrow(COLLECTIONS_ENDPOINTS.create.body, collectionInput(req.body))) as CollectionInput;
     await collections.create(input).catch(nameTaken);
     res.redirect(303, withNotice('/admin/collections', 'collection_created'));
   }, redrawList);
@@ -50,7 +50,7 @@ export function createCollectionsPageController({ collections }: Container) {
   const redrawEdit: FormRedraw = (req, res, failure) => drawEdit(req, res, failure.status, { ...failure, values: req.body as Record<string, unknown> });
 
   const update = formPost(async (req, res) => {
-    const input = parseOrThrow(COLLECTIONS_ENDPOINTS.update.body, collectionInput(req.body)) as Partial<CollectionInput>;
+    const input = (await parseOrThrow(COLLECTIONS_ENDPOINTS.update.body, collectionInput(req.body))) as Partial<CollectionInput>;
     await collections.update(req.params.id as string, input).catch(nameTaken);
     res.redirect(303, withNotice('/admin/collections', 'collection_saved'));
   }, redrawEdit);

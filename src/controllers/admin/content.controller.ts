@@ -68,7 +68,7 @@ export function createContentPageController({ content, collections }: Container)
   const redrawNew: FormRedraw = (req, res, failure) => drawNew(req, res, failure.status, { ...failure, values: req.body as Record<string, unknown> });
 
   const create = formPost(async (req, res) => {
-    const input = parseOrThrow(CONTENT_ENDPOINTS.create.body, contentInput(req.body)) as ContentInput;
+    const input = (await parseOrThrow(CONTENT_ENDPOINTS.create.body, contentInput(req.body))) as ContentInput;
     const item = await content.create(actorOf(req), input);
     res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'content_created'));
   }, redrawNew);
@@ -88,7 +88,7 @@ export function createContentPageController({ content, collections }: Container)
   const redrawEdit: FormRedraw = (req, res, failure) => drawEdit(req, res, failure.status, { ...failure, values: req.body as Record<string, unknown> });
 
   const update = formPost(async (req, res) => {
-    const input = parseOrThrow(CONTENT_ENDPOINTS.update.body, contentInput(req.body)) as Partial<ContentInput>;
+    const input = (await parseOrThrow(CONTENT_ENDPOINTS.update.body, contentInput(req.body))) as Partial<ContentInput>;
     const item = await content.update(actorOf(req), req.params.id as string, input);
     res.redirect(303, withNotice(`/admin/content/${encodeURIComponent(item.id)}/edit`, 'content_saved'));
   }, redrawEdit);

@@ -81,7 +81,7 @@ export function createProfilePageController(container: Container) {
 
   /** Every token and session of the user ends; this browser gets a fresh token so it stays signed in. */
   const changePassword = formPost(async (req, res) => {
-    const input = parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
+    const input = await parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
     const user = await account.changePassword(self(req), input.currentPassword, input.newPassword, requestContext(req));
     // Every session ended with the old password; this browser, which just proved the new one, gets a new session.
     cookies.set(res, await tokens.issue(user, await userSessions.start(user.id, 'password', requestContext(req))));

@@ -93,7 +93,7 @@ export function createSecuritySettingsPage(container: Container) {
   const save: RequestHandler = async (req, res) => {
     const changes = changesFrom(req.body as Record<string, unknown>, await settings.getSecuritySettings());
     if (Object.keys(changes).length === 0) return res.redirect(303, withNotice(PAGE.path, 'settings_unchanged'));
-    const update: SecuritySettingsUpdate = parseOrThrow(securitySettingsUpdate, changes);
+    const update: SecuritySettingsUpdate = await parseOrThrow(securitySettingsUpdate, changes);
     await settings.updateSecuritySettings(update, adminAudit(req));
     res.redirect(303, withNotice(PAGE.path, 'settings_saved'));
   };

@@ -39,7 +39,7 @@ export function createTwoFactorPages(container: Container) {
   const redrawConfirm: FormRedraw = (req, res, failure) => draw(req, res, failure.status, { error: failure.error, errors: { code: failure.errors.code ?? failure.error } });
 
   const confirm = formPost(async (req, res) => {
-    const { code } = parseOrThrow(confirmBody, { code: (req.body as Record<string, unknown>).code ?? '' });
+    const { code } = await parseOrThrow(confirmBody, { code: (req.body as Record<string, unknown>).code ?? '' });
     const recoveryCodes = await twoFactor.confirm(self(req), code, requestContext(req));
     await draw(req, res, 200, { recoveryCodes, message: 'Two-factor authentication is on.' });
   }, redrawConfirm);

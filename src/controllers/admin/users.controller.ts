@@ -69,7 +69,7 @@ export function createUsersPageController({ userAdmin, profiles, userSessions, t
   const redrawNew: FormRedraw = (req, res, failure) => drawNew(res, failure.status, { ...failure, values: req.body as Record<string, unknown> });
 
   const create = formPost(async (req, res) => {
-    const input = parseOrThrow(USERS_ENDPOINTS.create.body, formFields(req.body, ['email', 'password', 'username', 'firstName', 'lastName', 'role'])) as AdminUserCreate;
+    const input = (await parseOrThrow(USERS_ENDPOINTS.create.body, formFields(req.body, ['email', 'password', 'username', 'firstName', 'lastName', 'role']))) as AdminUserCreate;
     const user = await userAdmin.create(input, adminAudit(req)).catch((err: unknown) =>
       atField(err, (message) => (message === USER_ADMIN_MESSAGES.duplicate ? 'email' : null)),
     );
