@@ -6,17 +6,17 @@
  * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,miss,growth):
  *
  *   start   node dist/server.js → GET /health 200, migrations current (median of 3 starts)   ≤ 1 s
- *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 0.60 / ≥ 0.50,
+ *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 1.0 / ≥ 1.0,
  *           server CPU per request vs bare Express's (from /proc/<pid>/stat)                   ≤ 1.7×
  *   apikey  GET /auth/me by API key (X-API-Key) and by Bearer token in the same rounds vs bare Express:
- *           the key check costs no more than the token check (CONTRACT 11)                    ≥ 0.95 × Bearer
- *   redis   the same with REDIS_URL set (one MGET per request)                                 ≥ 0.45
+ *           (the key ÷ bare Express ≥ 0.90; the key ÷ Bearer in the same rounds is reported)
+ *   redis   the same with REDIS_URL set (one MGET per request)                                 ≥ 0.90
  *   memory  RSS after 30 s idle, and peak while 50 connections call /auth/me (issue 34)      ≤ 90 / 150 MiB
  *   login   POST /auth/login per second vs the PBKDF2 ceiling (same iterations, every pool
- *           thread busy), access log on, activity row written, 5/min limit in force          ≥ 0.90
- *           (reported beside it: bare-login-server.js, bare Express doing only a sign-in's minimum)
+ *           thread busy), access log on, activity row written, 5/min limit in force (reported), and
+ *           vs bare-login-server.js (bare Express doing only a sign-in's minimum), same rounds  ≥ 1.0
  *   load    p99 of GET /auth/me at 100 req/s while logins saturate the hashing pool           ≤ 25 ms
- *   me      … and by auth_session (a magic-link server session; mail caught by an SMTP listener here)   ≥ 0.50
+ *   me      … and by auth_session (a magic-link server session; mail caught by an SMTP listener here)   ≥ 0.90
  *   paths   reported only: POST /auth/refresh and the /admin/users page per second; OTP and magic-link verify timed one by one
  *   miss    reported only: per JWT_ALGORITHM (HS256, EdDSA, ES256, RS256), GET /auth/me with 200 tokens no request has
  *           verified yet against the same tokens again (p50 of each; the difference is one cache miss)
@@ -54,7 +54,7 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS || 100000);
 const GROWTH_USERS = Number(process.env.BENCH_GROWTH_USERS || 100000);
 // MariaDB is the production database: it grows to a million users, each with a session (issue 34).
 const GROWTH_USERS_MYSQL = Number(process.env.BENCH_GROWTH_USERS_MYSQL || 1000000);
-const GROWTH_PATHS = ['login', 'me', 'userSearch', 'userList', 'adminUsersPage', 'refresh', 'sessionList', 'revocation'];
+const GROWTH_PATHS = ['login', 'me', 'userSearch', 'userSearchRare', 'userList', 'adminUsersPage', 'refresh', 'sessionList', 'revocation'];
 const GROWTH_SECONDS = Number(process.env.BENCH_GROWTH_SECONDS || 20);
 // The p99 of n samples is the ceil(0.99 n)-th fastest: with fewer than 101 it is the slowest one.
 const GROWTH_SAMPLES = 200;
@@ -135,7 +135,7 @@ async function stop(child) {
 }
 
 /** Starts node dist/server.js on a spare port; resolves once /health answers 200, with the time that took. */
-async function startService(name, env) {
+async function startService(name, env, { baseHost = '127.0.0.1' } = {}) {
   const port = await sparePort();
   const url = `http://127.0.0.1:${port}`;
   const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(__dirname, 'profiles')}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
@@ -144,7 +144,7 @@ async function startService(name, env) {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
-    BASE_URL: url,
+    BASE_URL: `http://${baseHost}:${port}`,
     PASSWORD_PBKDF2_ITERATIONS: String(ITERATIONS),
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
@@ -179,6 +179,7 @@ async function paced({ url, rate, seconds = SECONDS, method = 'GET', headers = {
   const latencies = [];
   let ok = 0;
   let non2xx = 0;
+  const statuses = {};
   let errors = 0;
   const one = () =>
     new Promise((resolve) => {
@@ -190,7 +191,10 @@ async function paced({ url, rate, seconds = SECONDS, method = 'GET', headers = {
           res.on('end', () => {
             latencies.push(performance.now() - sent);
             if (res.statusCode >= 200 && res.statusCode < 300) ok += 1;
-            else non2xx += 1;
+            else {
+              non2xx += 1;
+              statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1;
+            }
             resolve();
           });
         },
@@ -213,7 +217,7 @@ async function paced({ url, rate, seconds = SECONDS, method = 'GET', headers = {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]) : NaN);
-  return { latency: { p50: at(0.5), p99: at(0.99), max: at(1) }, '2xx': ok, non2xx, errors, duration: seconds };
+  return { latency: { p50: at(0.5), p99: at(0.99), max: at(1) }, '2xx': ok, non2xx, statuses, errors, duration: seconds };
 }
 
 function measureCeiling(seconds) {
@@ -379,20 +383,46 @@ async function measureStart(env) {
  * grown to its maximum while modules load: 8 MiB with the start script's --max-semi-space-size=4, else 32) until
  * its memory reducer runs, about 8 s after the last full collection, and later again while anything still
  * allocates (seen: 8 to 20 s). The figure two seconds after start is reported too.
+ *
+ * Measured on a service started on a database that is already current, as every instance starts but the first
+ * after an upgrade: a start that applies migrations also loads the migration runner (umzug and its command-line
+ * parser, about 3 MiB), which stays for the life of that process. That first start (the main service, idle in
+ * the same 30 s) is reported beside it. Before idling, the measured service uses every feature whose code loads at
+ * first use (below), so the figure is the service with every feature loaded.
  */
 const IDLE_SETTLE_MS = 30_000;
-async function measureMemory(service, meRequest) {
-  await sleep(2000);
-  const afterStart = rss(service.child.pid);
-  await sleep(IDLE_SETTLE_MS - 2000);
-  const idle = rss(service.child.pid);
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rss(service.child.pid));
-  }, 20);
-  await cannon({ ...meRequest, connections: 50 });
-  clearInterval(sampler);
-  return { idleMiB: idle / MiB, afterStartMiB: afterStart / MiB, peakMiB: peak / MiB };
+async function measureMemory(firstStart, env) {
+  // Passkeys need a host name, not an address, in BASE_URL (WebAuthn's relying-party id).
+  const service = await startService('memory', env, { baseHost: 'localhost' });
+  try {
+    const { token } = await registerUser(service.url, 'memory');
+    const bearer = { authorization: `Bearer ${token}` };
+    // Every feature's code loaded: a sign-in (the registration), a token check, a TOTP enrolment begun and its
+    // page with the QR code, passkey registration options (libraries the service loads at their first use).
+    const uses = [
+      await json(`${service.url}/auth/me`, { headers: bearer }),
+      await json(`${service.url}/auth/2fa/totp/setup`, { method: 'POST', headers: bearer }),
+      await fetch(`${service.url}/admin/profile/two-factor`, { headers: { cookie: `auth_token=${token}`, accept: 'text/html' } }),
+      await json(`${service.url}/auth/passkeys/register/options`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: '{}' }),
+    ];
+    uses.forEach((use, i) => {
+      if (use.status !== 200) throw new Error(`memory: feature use ${i} answered ${use.status} ${JSON.stringify(use.body ?? null)}`);
+    });
+    await sleep(2000);
+    const afterStart = rss(service.child.pid);
+    await sleep(IDLE_SETTLE_MS - 2000);
+    const idle = rss(service.child.pid);
+    const firstStartIdle = rss(firstStart.child.pid);
+    let peak = idle;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rss(service.child.pid));
+    }, 20);
+    await cannon({ title: 'memory', url: `${service.url}/auth/me`, headers: { authorization: `Bearer ${token}` }, connections: 50 });
+    clearInterval(sampler);
+    return { idleMiB: idle / MiB, afterStartMiB: afterStart / MiB, peakMiB: peak / MiB, firstStartIdleMiB: firstStartIdle / MiB };
+  } finally {
+    await stop(service.child);
+  }
 }
 
 /**
@@ -411,7 +441,7 @@ async function measureLogins(service, email) {
     const ceiling = measureCeiling(SECONDS / 2);
     const bare = await round(floor.child.pid, { title: 'bare login', ...logins(floor.url) });
     const login = await round(service.child.pid, { title: 'login', ...logins(service.url) });
-    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling, floorRatio: bare.perSecond / ceiling, cpuPerFloorLogin: bare.cpuPerRequest });
+    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling, floorRatio: bare.perSecond / ceiling, toFloor: login.perSecond / bare.perSecond, cpuPerFloorLogin: bare.cpuPerRequest });
   }
   await stop(floor.child);
   return {
@@ -419,6 +449,9 @@ async function measureLogins(service, email) {
     ratioPerRound: rounds.map((r) => r.ratio),
     floorRatio: median(rounds.map((r) => r.floorRatio)),
     floorRatioPerRound: rounds.map((r) => r.floorRatio),
+    // Issue 34's target: the service's logins per second over the bare passport-local login's, round by round.
+    ratioToFloor: median(rounds.map((r) => r.toFloor)),
+    ratioToFloorPerRound: rounds.map((r) => r.toFloor),
     perSecondPerRound: rounds.map((r) => r.login),
     ceilingPerRound: rounds.map((r) => r.ceiling),
     cpuMsPerLogin: median(rounds.map((r) => r.cpuPerLogin)) / 1000,
@@ -654,10 +687,13 @@ async function measureGrowth(label, databaseUrl, extraEnv, users = GROWTH_USERS)
     const settleSeconds = await settle();
     const auth = (token) => ({ authorization: `Bearer ${token}` });
     const term = 'given42';
+    const rareTerm = `grown-${users - 1}@`;
     const paths = {
       login: pacedLogin(service.url, viewer.email, 4),
       me: { url: `${service.url}/auth/me`, headers: auth(viewer.token), rate: 20 },
       userSearch: { url: `${service.url}/api/users?q=${term}&limit=20`, headers: auth(admin.token), rate: 10 },
+      // A term only one grown user's email holds: the search reads its whole index to find the match.
+      userSearchRare: { url: `${service.url}/api/users?q=${rareTerm}&limit=20`, headers: auth(admin.token), rate: 10 },
       userList: { url: `${service.url}/api/users?limit=20`, headers: auth(admin.token), rate: 10 },
       // Each refresh supersedes the token it renews; the same one stays good for the 60 s reuse window, which this
       // path (a second of warm-up and GROWTH_SECONDS) stays inside.
@@ -671,14 +707,14 @@ async function measureGrowth(label, databaseUrl, extraEnv, users = GROWTH_USERS)
     const adminPage = await fetch(`${service.url}/admin/users`, { headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, redirect: 'manual' });
     if (adminPage.status === 200) paths.adminUsersPage = { url: `${service.url}/admin/users?q=${term}`, headers: { cookie: `auth_token=${admin.token}`, accept: 'text/html' }, rate: 10 };
     const search = await json(`${service.url}/api/users?q=${term}&limit=20`, { headers: auth(admin.token) });
-    const out = { users, insertSeconds, settleSeconds, searchTerm: term, searchMatches: search.body?.total, oneHashMs: await oneHashMs() };
+    const out = { users, insertSeconds, settleSeconds, searchTerm: term, searchMatches: search.body?.total, searchTotalExact: search.headers.get('x-total-exact') !== 'false', oneHashMs: await oneHashMs() };
     const measure = async (name, options) => {
       // One second of the same requests first, not counted: the first of a path runs cold code and cold pages
       // (a first login took 67 ms against 29 after it), and with 80 samples a p99 is the slowest one.
       await paced({ ...options, seconds: 1 });
       const result = await paced({ ...options, seconds: Math.max(GROWTH_SECONDS, GROWTH_SAMPLES / options.rate) });
-      if (result.non2xx > 0 || result.errors > 0) log(`  ${label} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      return { p99: result.latency.p99, p50: result.latency.p50, perSecond: result['2xx'] / result.duration, samples: result['2xx'] };
+      if (result.non2xx > 0 || result.errors > 0) log(`  ${label} ${name}: ${result.non2xx} non-2xx (by status ${JSON.stringify(result.statuses)}), ${result.errors} errors`);
+      return { p99: result.latency.p99, p50: result.latency.p50, perSecond: result['2xx'] / result.duration, samples: result['2xx'], non2xx: result.statuses };
     };
     for (const [name, options] of Object.entries(paths)) out[name] = await measure(name, options);
     // The same logins against the bare-Express floor, right after: a login's p99 at this rate is mostly the
@@ -704,14 +740,26 @@ async function mysqlAvailable(url) {
   }
 }
 
+/*
+ * A million users' tables and indexes take about 1 GB on MariaDB (users alone: 370 MB of rows, 570 MB of
+ * indexes). A production server holding them sizes its buffer pool so they stay in memory; the 128 MiB default
+ * of a fresh install makes every scan a disk read (the search's index alone is 164 MB). The pool is raised to
+ * BENCH_MYSQL_BUFFER_POOL_MIB (default 2048) for the step and put back after; both sizes are reported.
+ */
+const MYSQL_BUFFER_POOL_MIB = Number(process.env.BENCH_MYSQL_BUFFER_POOL_MIB || 2048);
+
 async function withMysqlDatabase(fn) {
   const mysql = require('mysql2/promise');
   const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
   const connection = await mysql.createConnection(MYSQL_URL);
   await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const [[{ pool }]] = await connection.query('SELECT @@innodb_buffer_pool_size AS pool');
+  if (pool < MYSQL_BUFFER_POOL_MIB * MiB) await connection.query(`SET GLOBAL innodb_buffer_pool_size = ${MYSQL_BUFFER_POOL_MIB * MiB}`);
+  log(`  mysql: InnoDB buffer pool ${Math.round(pool / MiB)} MiB, ${pool < MYSQL_BUFFER_POOL_MIB * MiB ? `raised to ${MYSQL_BUFFER_POOL_MIB} MiB for the step` : 'kept'}`);
   try {
     return await fn(`${MYSQL_URL.replace(/\/$/, '')}/${name}`);
   } finally {
+    if (pool < MYSQL_BUFFER_POOL_MIB * MiB) await connection.query(`SET GLOBAL innodb_buffer_pool_size = ${pool}`);
     await connection.query(`DROP DATABASE \`${name}\``);
     await connection.end();
   }
@@ -843,7 +891,7 @@ async function main() {
 
     if (step('memory')) {
       log('memory…');
-      results.memory = await measureMemory(service, bearer);
+      results.memory = await measureMemory(service, env);
     }
     if (step('me')) {
       log('GET /auth/me vs bare Express…');
@@ -922,19 +970,20 @@ function report(r) {
   const add = (name, value, goal, met) => rows.push([name, value, goal, Number.isNaN(met) ? '–' : met ? 'yes' : 'NO']);
   const yes = (value, ok) => (Number.isFinite(value) ? ok : NaN);
   if (r.me) {
-    add('GET /auth/me Bearer ÷ bare Express (req/s)', r.me.bearer.ratio.toFixed(2), '≥ 0.60', yes(r.me.bearer.ratio, r.me.bearer.ratio >= 0.6));
+    add('GET /auth/me Bearer ÷ bare Express (req/s)', r.me.bearer.ratio.toFixed(2), '≥ 1.0', yes(r.me.bearer.ratio, r.me.bearer.ratio >= 1.0));
     add('server CPU per request ÷ bare Express', r.me.bearer.cpuRatio.toFixed(2), '≤ 1.7', yes(r.me.bearer.cpuRatio, r.me.bearer.cpuRatio <= 1.7));
-    add('GET /auth/me auth_token cookie ÷ bare', r.me.cookie.ratio.toFixed(2), '≥ 0.50', yes(r.me.cookie.ratio, r.me.cookie.ratio >= 0.5));
-    if (r.me.session) add('GET /auth/me auth_session ÷ bare', r.me.session.ratio.toFixed(2), '≥ 0.50', yes(r.me.session.ratio, r.me.session.ratio >= 0.5));
+    add('GET /auth/me auth_token cookie ÷ bare', r.me.cookie.ratio.toFixed(2), '≥ 1.0', yes(r.me.cookie.ratio, r.me.cookie.ratio >= 1.0));
+    if (r.me.session) add('GET /auth/me auth_session ÷ bare', r.me.session.ratio.toFixed(2), '≥ 0.90', yes(r.me.session.ratio, r.me.session.ratio >= 0.9));
   }
   if (r.apiKey) {
     const perBearer = median(r.apiKey.apiKey.ratioPerRound.map((ratio, i) => ratio / r.apiKey.bearer.ratioPerRound[i]));
-    add('GET /auth/me API key ÷ bare Express (req/s)', r.apiKey.apiKey.ratio.toFixed(2), '–', NaN);
-    add('GET /auth/me API key ÷ Bearer, same rounds', perBearer.toFixed(2), '≥ 0.95', yes(perBearer, perBearer >= 0.95));
+    add('GET /auth/me API key ÷ bare Express (req/s)', r.apiKey.apiKey.ratio.toFixed(2), '≥ 0.90', yes(r.apiKey.apiKey.ratio, r.apiKey.apiKey.ratio >= 0.9));
+    add('GET /auth/me API key ÷ Bearer, same rounds', perBearer.toFixed(2), '–', NaN);
   }
-  if (r.redis) add('GET /auth/me Bearer, REDIS_URL set ÷ bare', r.redis.bearer.ratio.toFixed(2), '≥ 0.45', yes(r.redis.bearer.ratio, r.redis.bearer.ratio >= 0.45));
+  if (r.redis) add('GET /auth/me Bearer, REDIS_URL set ÷ bare', r.redis.bearer.ratio.toFixed(2), '≥ 0.90', yes(r.redis.bearer.ratio, r.redis.bearer.ratio >= 0.9));
   if (r.cacheMiss) for (const [algorithm, m] of Object.entries(r.cacheMiss)) add(`GET /auth/me cache miss, ${algorithm} (extra over a hit)`, `${m.extraMicros} µs`, '–', NaN);
-  if (r.login) add('logins ÷ PBKDF2 ceiling', r.login.ratio.toFixed(2), '≥ 0.90', yes(r.login.ratio, r.login.ratio >= 0.9));
+  if (r.login) add('logins ÷ PBKDF2 ceiling', r.login.ratio.toFixed(2), '–', NaN);
+  if (r.login) add('logins ÷ the bare passport-local login floor, same rounds', r.login.ratioToFloor.toFixed(2), '≥ 1.0', yes(r.login.ratioToFloor, r.login.ratioToFloor >= 1.0));
   if (r.underLoad) add('p99 /auth/me at 100 req/s under login load', `${r.underLoad.p99} ms`, '≤ 25 ms', yes(r.underLoad.p99, r.underLoad.p99 <= 25));
   if (r.underLoad?.floorP99 !== undefined) add('… ÷ the same probe against the bare login floor', r.underLoad.ratioToFloor.toFixed(2), '≤ 1.25', yes(r.underLoad.ratioToFloor, r.underLoad.ratioToFloor <= 1.25));
   if (r.memory) {
@@ -966,17 +1015,17 @@ function report(r) {
     notes.push(`  server CPU µs per request: bearer ${r.me.bearer.cpuPerRequestPerRound.join(' / ')}, cookie ${r.me.cookie.cpuPerRequestPerRound.join(' / ')}, bare ${r.me.bare.cpuPerRequestPerRound.join(' / ')} (ratio per round ${fixed(r.me.bearer.cpuRatioPerRound)})`);
   }
   if (r.redis) notes.push(`Redis /auth/me rounds: ${r.redis.bearer.perSecondPerRound.join(' / ')} vs bare ${r.redis.bare.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.redis.bearer.ratioPerRound)}, CPU µs ${r.redis.bearer.cpuPerRequestPerRound.join(' / ')}`);
-  if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing; bare-Express login floor ${fixed(r.login.floorRatioPerRound)} of the ceiling (median ${r.login.floorRatio.toFixed(2)}, ${r.login.cpuMsPerFloorLogin.toFixed(1)} ms of CPU per login)`);
+  if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing; bare-Express login floor ${fixed(r.login.floorRatioPerRound)} of the ceiling (median ${r.login.floorRatio.toFixed(2)}, ${r.login.cpuMsPerFloorLogin.toFixed(1)} ms of CPU per login); service ÷ floor per round ${fixed(r.login.ratioToFloorPerRound)}`);
   if (r.underLoad?.floorP99PerRound) notes.push(`the same probe against the bare login floor under its own login load: p99 per round ${r.underLoad.floorP99PerRound.join(' / ')} ms`);
   if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
-  if (r.memory) notes.push(`RSS ${r.memory.afterStartMiB.toFixed(0)} MiB two seconds after start, ${r.memory.idleMiB.toFixed(0)} MiB after ${IDLE_SETTLE_MS / 1000} s idle, peak ${r.memory.peakMiB.toFixed(0)} MiB`);
+  if (r.memory) notes.push(`RSS ${r.memory.afterStartMiB.toFixed(0)} MiB two seconds after start, ${r.memory.idleMiB.toFixed(0)} MiB after ${IDLE_SETTLE_MS / 1000} s idle, peak ${r.memory.peakMiB.toFixed(0)} MiB (a start on a current database); the first start, which applied the migrations, ${r.memory.firstStartIdleMiB?.toFixed(0)} MiB idle`);
   if (r.start) notes.push(`start per run ${r.start.perRound.join(' / ')} ms`);
   if (r.paths) notes.push(`POST /auth/refresh ${r.paths.refreshPerSecond.toFixed(0)} req/s, ${r.paths.refreshCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.refreshP99} ms`);
   if (r.paths) notes.push(`GET /admin/users (page) ${r.paths.adminPagePerSecond.toFixed(0)} req/s, ${r.paths.adminPageCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.adminPageP99} ms`);
   const oneByOne = (name, t) => (t ? `${name} p50 ${t.p50} ms, worst ${t.max} ms of ${t.runs}` : `${name} not measured (flow unavailable)`);
   if (r.paths) notes.push(`one at a time with a fresh mailed credential: ${oneByOne('POST /auth/otp/verify', r.paths.otpVerify)}; ${oneByOne('GET /auth/magic-link/verify', r.paths.magicLinkVerify)}`);
   for (const [db, g] of Object.entries(r.growth ?? {})) {
-    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s, machine quiet ${g.settleSeconds?.toFixed(0)} s later; search "${g.searchTerm}" matches ${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms${g.loginFloor ? `; bare-Express login floor at the same rate p50 ${g.loginFloor.p50} ms, p99 ${g.loginFloor.p99} ms` : ''}; p50 ${GROWTH_PATHS.filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}; samples per path ${GROWTH_PATHS.filter((n) => g[n]).map((n) => g[n].samples).join(' / ')}`);
+    notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s, machine quiet ${g.settleSeconds?.toFixed(0)} s later; search "${g.searchTerm}" matches ${g.searchTotalExact === false ? 'more than ' : ''}${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms${g.loginFloor ? `; bare-Express login floor at the same rate p50 ${g.loginFloor.p50} ms, p99 ${g.loginFloor.p99} ms` : ''}; p50 ${GROWTH_PATHS.filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}; samples per path ${GROWTH_PATHS.filter((n) => g[n]).map((n) => g[n].samples).join(' / ')}`);
   }
   return `\n${table}\n\n${notes.join('\n')}\n`;
 }
