@@ -42,16 +42,21 @@ export function mariadbAvailable(): boolean {
 async function startServer(base: string, serverId: number, extra: string[]): Promise<MariaDbServer> {
   const port = await closedPort();
   const dir = path.join(base, `data-${serverId}`);
+  // A temporary directory of its own: two installs at once in the shared /tmp once collided on a temporary
+  // table's name ("Could not remove temporary table '/tmp/#sql-temptable-…'") and one aborted.
+  const tmpdir = path.join(base, `tmp-${serverId}`);
+  fs.mkdirSync(tmpdir);
+  const env = { ...process.env, TMPDIR: tmpdir };
   // The system my.cnf sets `user = mysql`: --no-defaults, and root runs it.
-  await exec('mariadb-install-db', ['--no-defaults', `--datadir=${dir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'], { timeout: 120_000 });
+  await exec('mariadb-install-db', ['--no-defaults', `--datadir=${dir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'], { timeout: 120_000, env });
   const child = spawn(
     '/usr/sbin/mariadbd',
     [
       '--no-defaults', `--datadir=${dir}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${dir}.sock`, `--server-id=${serverId}`,
       '--user=root', `--pid-file=${dir}.pid`, '--skip-name-resolve', '--innodb-buffer-pool-size=32M', '--innodb-log-file-size=16M',
-      '--character-set-server=utf8mb4', '--collation-server=utf8mb4_unicode_ci', ...extra,
+      '--character-set-server=utf8mb4', '--collation-server=utf8mb4_unicode_ci', `--tmpdir=${tmpdir}`, ...extra,
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env },
   );
   let connection: mysql.Connection | undefined;
   const deadline = Date.now() + 60_000;
