@@ -10,7 +10,7 @@ import { coerceFormValues } from '../profiles/profile-form';
 import { applyDefaults } from '../profiles/profile-defaults';
 import { AUTH_ENDPOINTS, type RegisterBody, type SeedAdminBody } from '../routes/auth.schemas';
 import { AppError } from '../http/app-error';
-import { fieldErrors } from '../http/validate';
+import { fieldErrors, parseBodyEarly } from '../http/validate';
 
 const TITLES = { login: 'Sign in', register: 'Create an account' } as const;
 
@@ -95,9 +95,10 @@ export function createAuthController(container: Container) {
   /**
    * Runs before the route's own validation: when the standard fields are refused, the custom ones are judged
    * too, so one answer names every bad field (else a form would show its custom errors one round later).
+   * An accepted body is handed on parsed, so validation does not judge the password a second time.
    */
   const checkRegistration: RequestHandler = async (req, _res, next) => {
-    const standard = await AUTH_ENDPOINTS.register.body.safeParseAsync(req.body);
+    const standard = await parseBodyEarly(req, AUTH_ENDPOINTS.register.body);
     if (standard.success) return next();
     const custom = profiles.validateRegistration(customFieldsOf(req));
     throw AppError.validation({ ...(custom.ok ? {} : custom.errors), ...fieldErrors(standard.error, req.body) });

@@ -7,20 +7,32 @@ import { AppError } from '../http/app-error';
 import { noStore } from '../sign-in/cookies';
 import { OTP_MESSAGES, rateHeaders } from '../services/otp.service';
 import type { OtpRequestBody } from '../routes/otp.schemas';
+import type { OtpLoginSettings } from '../plugins/otp-login.plugin';
 
 const PAGE = { view: 'auth/otp', title: 'Sign in with a code' } as const;
 
 /** Handlers of CONTRACT 4's OTP sign-in and CONTRACT 6's page (verification is a strategy + the session step). */
 export function createOtpController({ otp, plugins }: Container) {
-  // Every answer here may carry a credential or a code form: never cached. The plugin is read on every
-  // request, so an admin's switch applies at once on every instance.
-  const enabled: RequestHandler = async (_req, res, next) => {
+  const perRequest = new WeakMap<Request, Promise<{ active: boolean; settings: OtpLoginSettings }>>();
+
+  /**
+   * The plugin as this request found it: its row is read once per request (the guard, the page and the
+   * service share that read), and on every request, so an admin's switch applies at once on every instance.
+   */
+  function otpPlugin(req: Request) {
+    let state = perRequest.get(req);
+    if (!state) perRequest.set(req, (state = plugins.stateOf('otp-login')));
+    return state;
+  }
+
+  // Every answer here may carry a credential or a code form: never cached.
+  const enabled: RequestHandler = async (req, res, next) => {
     noStore(res);
-    next((await plugins.isActive('otp-login')) ? undefined : AppError.notFound(OTP_MESSAGES.disabled));
+    next((await otpPlugin(req)).active ? undefined : AppError.notFound(OTP_MESSAGES.disabled));
   };
 
   async function drawPage(req: Request, res: Response, status: number, state: Record<string, unknown>) {
-    const { codeLength } = await plugins.settingsOf('otp-login');
+    const { codeLength } = (await otpPlugin(req)).settings;
     const source = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown>;
     renderForm(res, PAGE.view, status, { title: PAGE.title, step: 'email', codeLength, redirect: safeRedirect(source?.redirect), attemptsRemaining: null, ...state });
   }
@@ -32,7 +44,7 @@ export function createOtpController({ otp, plugins }: Container) {
 
   const request: RequestHandler = async (req, res) => {
     const body = req.body as OtpRequestBody;
-    const { expiresIn, rate } = await otp.requestCode(body.email);
+    const { expiresIn, rate } = await otp.requestCode(body.email, (await otpPlugin(req)).settings);
     res.set(rateHeaders(rate));
     if (wantsPage(req)) return drawPage(req, res, 200, { step: 'code', values: { email: body.email }, message: OTP_MESSAGES.requested });
     res.json({ message: OTP_MESSAGES.requested, expiresIn });

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { z, type ZodType } from 'zod';
 import { AppError } from './app-error';
 
@@ -111,6 +111,23 @@ export async function parseOrThrow<S extends ZodType>(schema: S, value: unknown)
   return result.data;
 }
 
+/** Bodies a step before validate() already parsed, with the schema that parsed them (see parseBodyEarly). */
+const parsedBodies = new WeakMap<object, ZodType>();
+
+/**
+ * Parses req.body with its route's body schema ahead of validate() (a step that words its own answer for a
+ * refused body). A body it accepts becomes req.body, and validate() takes it as parsed: the schema's
+ * asynchronous rules (a new password judged on a worker thread) run once per request.
+ */
+export async function parseBodyEarly(req: Request, schema: ZodType): Promise<z.ZodSafeParseResult<unknown>> {
+  const result = await schema.safeParseAsync(req.body);
+  if (result.success && typeof result.data === 'object' && result.data !== null) {
+    req.body = result.data;
+    parsedBodies.set(result.data, schema);
+  }
+  return result;
+}
+
 export interface RequestSchemas {
   body?: ZodType;
   query?: ZodType;
@@ -127,7 +144,7 @@ export function validate(schemas: RequestSchemas): RequestHandler {
     if (schemas.query) {
       Object.defineProperty(req, 'query', { value: await parseOrThrow(schemas.query, req.query), writable: true, configurable: true });
     }
-    if (schemas.body) req.body = await parseOrThrow(schemas.body, req.body ?? {});
+    if (schemas.body && parsedBodies.get(req.body) !== schemas.body) req.body = await parseOrThrow(schemas.body, req.body ?? {});
     next();
   };
 }

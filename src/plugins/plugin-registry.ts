@@ -233,17 +233,26 @@ export function createPluginRegistry(deps: { models: Models; activity: ActivityS
     return parsed.success ? { settings: parsed.data as Settings, errors: null } : { settings: merged, errors: fieldErrors(parsed.error) };
   }
 
+  /**
+   * Whether the plugin is switched on and its effective settings, from one read of its row: for a request
+   * that needs both (secrets included, so never for answers).
+   */
+  async function stateOf<N extends PluginName>(name: N): Promise<{ active: boolean; settings: PluginSettingsMap[N] }> {
+    const { active, settings } = await load(name);
+    return { active, settings: settings as unknown as PluginSettingsMap[N] };
+  }
+
   /** Whether the plugin is switched on (false for a plugin never configured). */
   async function isActive(name: PluginName): Promise<boolean> {
-    return (await load(name)).active;
+    return (await stateOf(name)).active;
   }
 
   /** The plugin's effective settings, secrets included: for the service's own use, never for answers. */
   async function settingsOf<N extends PluginName>(name: N): Promise<PluginSettingsMap[N]> {
-    return (await load(name)).settings as unknown as PluginSettingsMap[N];
+    return (await stateOf(name)).settings;
   }
 
-  return { definitionOf, list, get, update, check, isActive, settingsOf };
+  return { definitionOf, list, get, update, check, stateOf, isActive, settingsOf };
 }
 
 export type PluginRegistry = ReturnType<typeof createPluginRegistry>;

@@ -7,6 +7,7 @@ import type { Models } from '../models';
 import type { KeyValueStore, CounterState } from '../store';
 import { MemoryStore } from '../store/memory-store';
 import type { PluginRegistry } from '../plugins/plugin-registry';
+import type { OtpLoginSettings } from '../plugins/otp-login.plugin';
 import type { Mailer } from './mailer';
 import type { SettingsService } from './settings.service';
 import type { UserService } from './user.service';
@@ -126,9 +127,8 @@ export function createOtpService(deps: {
     return rate;
   }
 
-  async function deliver(email: string, code: string): Promise<void> {
+  async function deliver(email: string, code: string, settings: OtpLoginSettings): Promise<void> {
     try {
-      const settings = await plugins.settingsOf('otp-login');
       await mailer.send({ to: email, ...renderOtpEmail(settings, { code }) });
     } catch (err) {
       log.error({ err: { message: (err as Error).message } }, 'could not send a one-time code');
@@ -139,10 +139,10 @@ export function createOtpService(deps: {
    * Issues a code for the email: 503 while no mail service is configured, 429 past the hourly limit
    * (nothing stored, no mail). The new code voids older ones. Mail goes out after the answer, and only
    * to an active account, or to an unknown email while registration is open (registrationOpen).
+   * `settings` are the plugin's as the request found it (its guard read them with the active flag).
    */
-  async function requestCode(rawEmail: string): Promise<{ expiresIn: number; rate: OtpRateState }> {
+  async function requestCode(rawEmail: string, settings: OtpLoginSettings): Promise<{ expiresIn: number; rate: OtpRateState }> {
     const email = normalizeEmail(rawEmail);
-    const settings = await plugins.settingsOf('otp-login');
     if (!(await mailer.isConfigured())) throw AppError.serviceUnavailable(OTP_MESSAGES.mailUnavailable);
     const rate = await countRequest(email, settings.rateLimitPerHour);
 
@@ -159,7 +159,7 @@ export function createOtpService(deps: {
       await models.OtpCode.destroy({ where: { userEmail: email }, transaction });
       await models.OtpCode.create({ id, userEmail: email, code: hashCode(id, code), expiresAt: nowSeconds() + expiresIn }, { transaction });
     });
-    if (eligible) background.start(() => deliver(email, code));
+    if (eligible) background.start(() => deliver(email, code, settings));
     return { expiresIn, rate };
   }
 

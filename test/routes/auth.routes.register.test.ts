@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
 import request from 'supertest';
 import { ctx, resetDatabase, uniqueEmail } from '../support/context';
 import { PASSWORD, appWith, makeUser, nextClientIp, payloadOf, proxiedApp, setCookies } from '../support/auth';
@@ -184,6 +185,25 @@ describe('registration', () => {
       assert.ok(row);
       assert.equal(row.userId, res.body.user.id);
       assert.ok(!JSON.stringify(row.toJSON()).includes(PASSWORD));
+    });
+
+    it('when a registration is posted (JSON or form), then its password is judged once', async () => {
+      // Every judgement is a message to the password-quality worker (src/credentials/password-quality.ts).
+      const post = Worker.prototype.postMessage;
+      const judged: string[] = [];
+      Worker.prototype.postMessage = function (this: Worker, message: { password?: string }, ...rest: unknown[]) {
+        if (typeof message?.password === 'string') judged.push(message.password);
+        return Reflect.apply(post, this, [message, ...rest]);
+      } as typeof post;
+      try {
+        const json = await request(ctx().app).post('/auth/register').send({ email: uniqueEmail('judged'), password: 'judged once as json' });
+        assert.equal(json.status, 201);
+        const form = await request(ctx().app).post('/auth/register').type('form').send({ email: uniqueEmail('judged'), password: 'judged once as a form' });
+        assert.equal(form.status, 302);
+        assert.deepEqual(judged, ['judged once as json', 'judged once as a form']);
+      } finally {
+        Worker.prototype.postMessage = post;
+      }
     });
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { FindOptions } from 'sequelize';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-sink';
 import { createTestUser, createUserWithToken } from '../support/users';
@@ -229,6 +230,28 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
 
       assert.equal(res.status, 503);
       assert.equal(await ctx().models.OtpCode.count({ where: { userEmail: user.email } }), 0);
+    });
+
+    it('when a code is requested (JSON or form), then the otp-login plugin row is read once for the whole request, mail included', async () => {
+      const user = await createTestUser('viewer');
+      let reads = 0;
+      const countRead = (options: FindOptions) => {
+        if ((options.where as { name?: unknown } | undefined)?.name === 'otp-login') reads++;
+      };
+      ctx().models.Plugin.addHook('beforeFind', 'countOtpLoginReads', countRead);
+      try {
+        // mailedCode waits for the mail, which goes out after the answer.
+        await mailedCode(user.email);
+        assert.equal(reads, 1, 'JSON request');
+        reads = 0;
+        const form = await request(app).post('/auth/otp/request').type('form').send({ email: user.email });
+        assert.equal(form.status, 200);
+        assert.match(form.text, /name="code"/);
+        await mailsTo(user.email, 2);
+        assert.equal(reads, 1, 'form request');
+      } finally {
+        ctx().models.Plugin.removeHook('beforeFind', 'countOtpLoginReads');
+      }
     });
   });
 
