@@ -1,6 +1,7 @@
 import { Op, QueryTypes, literal, type Sequelize, type WhereOptions } from 'sequelize';
 import type { Models, Role, User } from '../models';
 import { toPublicUser, type PublicUser } from '../sessions/auth-user';
+import { createTrigramSearch, inColumnNames } from './user-search';
 
 /** A user as the admin API shows it (CONTRACT 4): never a hash, epoch or other internal field. */
 export interface AdminUserView extends PublicUser {
@@ -37,19 +38,20 @@ export interface UserListPage {
  */
 export const TOTAL_LIMIT = 10_000;
 /**
- * A search's matches are collected (id and creation time) in one scan of the search index, which stops at this
- * many + 1; when they are few, their number is the total and the page is cut from them (walking the newest-first
- * index for a rare term would visit most rows). When more match, the scan has already read this far, and
- * counting further would read the whole index for every search (a substring search cannot seek in a B-tree):
- * a search's total is exact up to here.
+ * A search's matches are collected (id and creation time) through the trigram index, stopping at this many
+ * + 1; when they are few, their number is the total and the page is cut from them (walking the newest-first
+ * index for a rare term would visit most rows). When more match, the term is dense: the newest-first walk
+ * finds a page after a few rows, and counting every match would cost what the index saved. A search's
+ * total is exact up to here.
  */
 export const SEARCH_TOTAL_LIMIT = 2000;
 /** The API's answer to "is `total` a count?" (the JSON body keeps CONTRACT 4's `{ users, total, page, limit }`). */
 export const TOTAL_EXACT_HEADER = 'X-Total-Exact';
 /**
  * What a search matches: a substring of the email, username, first or last name, case-insensitively.
- * `search_text` is a generated, indexed column joining the four (migration 20261123000200), so one LIKE
- * scans one narrow index rather than four columns of every row.
+ * `search_text` is a generated, indexed column joining the four (migration 20261123000200); the trigram
+ * index narrows which users' text the LIKE compares (user-search.ts), and a term too short for a trigram
+ * scans the narrow index rather than four columns of every row.
  */
 const SEARCH_COLUMN = 'search_text';
 // LIKE escape character: `!` rather than a backslash, whose meaning inside string literals differs
@@ -73,6 +75,7 @@ function idsNewestFirst(rows: { id: string; createdAt: Date | string }[]): strin
 /** One page of users, newest first, filtered by a search string, role and/or verified address. */
 export function createUserList({ sequelize, models }: { sequelize: Sequelize; models: Models }) {
   const queries = sequelize.getQueryInterface();
+  const trigrams = createTrigramSearch({ sequelize, models });
 
   function searchCondition(q: string): WhereOptions {
     const pattern = `%${q.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c)}%`;
@@ -89,7 +92,11 @@ export function createUserList({ sequelize, models }: { sequelize: Sequelize; mo
   async function countUpTo(where: WhereOptions, limit: number): Promise<{ total: number; totalExact: boolean }> {
     // Sequelize's own count has no limit; its query generator writes the bounded inner SELECT with the same WHERE.
     const inner = queries.queryGenerator as unknown as { selectQuery(table: string, options: object, model: unknown): string };
-    const select = inner.selectQuery(models.User.getTableName() as string, { attributes: [[literal('1'), 'one']], where, limit: limit + 1 }, models.User);
+    const select = inner.selectQuery(
+      models.User.getTableName() as string,
+      { attributes: [[literal('1'), 'one']], where: inColumnNames(where, models.User), limit: limit + 1 },
+      models.User,
+    );
     const [row] = await sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${select.replace(/;\s*$/, '')}) AS bounded`, { type: QueryTypes.SELECT });
     const counted = Number(row?.n ?? 0);
     return counted > limit ? { total: limit, totalExact: false } : { total: counted, totalExact: true };
@@ -108,7 +115,10 @@ export function createUserList({ sequelize, models }: { sequelize: Sequelize; mo
 
     let counted: { total: number; totalExact: boolean } | undefined;
     if (query.q) {
-      const matches = await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: SEARCH_TOTAL_LIMIT + 1, raw: true });
+      // Through the trigram index; a term of one or two characters has no trigram and is scanned for.
+      const matches =
+        (await trigrams.matches(query.q, where, SEARCH_TOTAL_LIMIT + 1)) ??
+        (await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: SEARCH_TOTAL_LIMIT + 1, raw: true }));
       if (matches.length <= SEARCH_TOTAL_LIMIT) {
         const ids = idsNewestFirst(matches).slice(offset, offset + query.limit);
         const rows = ids.length > 0 ? await models.User.findAll({ where: { id: ids } }) : [];

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import pino from 'pino';
-import type { Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { createSequelize } from '../../src/db/sequelize';
 import { createMigrator } from '../../src/db/migrate';
 
@@ -32,6 +32,8 @@ const EXPECTED_TABLES = [
   'signing_keys',
   'two_factor',
   'user_profiles',
+  'user_search_grams',
+  'user_search_positions',
   'users',
 ];
 
@@ -161,6 +163,28 @@ describe('migrations', function () {
     await cli(['db:migrate'], env);
     assert.deepEqual(await tables(db.url), EXPECTED_TABLES);
   });
+  it('when the trigram migration runs on existing users, then they are indexed, later writes are indexed by its triggers, and down removes both', async () => {
+    const TRIGRAMS = '20261126600000-user-search-trigrams.js';
+    const sequelize = createSequelize(db.url, pino({ level: 'silent' }));
+    try {
+      const migrator = createMigrator(sequelize);
+      await migrator.up({ to: '20261126500000-create-passkeys.js' });
+      await insertUser(sequelize, 'before@example.test');
+      await migrator.up({ to: TRIGRAMS });
+      await insertUser(sequelize, 'after@example.test');
+      const grams = async (email: string) =>
+        (await sequelize.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM user_search_grams g JOIN users u ON u.id = g.user_id WHERE u.email = ?', { replacements: [email], type: QueryTypes.SELECT }))[0].n;
+      // "before@example.test", a separator and a username of 12 characters: over 20 distinct trigrams each.
+      assert.ok(Number(await grams('before@example.test')) > 20, 'backfilled');
+      assert.ok(Number(await grams('after@example.test')) > 20, 'kept by the insert trigger');
+      await migrator.down({ to: TRIGRAMS });
+      await insertUser(sequelize, 'later@example.test');
+      assert.ok(!(await tables(db.url)).includes('user_search_grams'));
+    } finally {
+      await sequelize.close();
+    }
+  });
+
   it('when the exact-email migration runs, then rows keep their (normalised) addresses, look-alikes and other case find nothing, the address stays unique, and down restores the columns', async () => {
     const sequelize = createSequelize(db.url, pino({ level: 'silent' }));
     try {

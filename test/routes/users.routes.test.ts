@@ -169,10 +169,28 @@ describe('users API', () => {
       }
     });
 
-    it('when searching, then the database reads the narrow search index, never every row of the table', async () => {
+    it('when searching, then the term\'s trigrams and the users holding them are read by key, never every row of a table', async () => {
       const { sequelize, dialect } = ctx();
       const statements = await sqlSentDuring(async () => {
-        assert.equal((await api().get('/api/users?q=someone').set(as(admin.token))).status, 200);
+        const res = await api().get(`/api/users?q=${encodeURIComponent(admin.email.slice(0, 6))}`).set(as(admin.token));
+        assert.equal(res.status, 200);
+        assert.ok(res.body.users.some((user: { id: string }) => user.id === admin.id));
+      });
+      const search = statements.find((sql) => sql.startsWith('SELECT') && sql.includes('user_search_grams g0'));
+      assert.ok(search, 'the trigram search statement');
+      const [plan] = await sequelize.query(`${dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${search}`);
+      const steps = plan as { detail?: string; table?: string; type?: string; key?: string }[];
+      if (dialect === 'sqlite') {
+        assert.ok(steps.every((step) => /^SEARCH /.test(step.detail ?? '')), JSON.stringify(steps));
+      } else {
+        assert.ok(steps.every((step) => step.type !== 'ALL' && step.type !== 'index' && step.key === 'PRIMARY'), JSON.stringify(steps));
+      }
+    });
+
+    it('when the term is one or two characters (no trigram), then the database reads the narrow search index, never every row', async () => {
+      const { sequelize, dialect } = ctx();
+      const statements = await sqlSentDuring(async () => {
+        assert.equal((await api().get('/api/users?q=zq').set(as(admin.token))).status, 200);
       });
       const search = statements.find((sql) => sql.startsWith('SELECT') && sql.includes('search_text'));
       assert.ok(search, 'the search statement');

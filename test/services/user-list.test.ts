@@ -86,5 +86,10 @@ describe('user list totals past the counting limits', function () {
     const admins = await get('/api/users?role=admin&limit=5');
     assert.equal(admins.body.total, await models.User.count({ where: { role: 'admin' } }));
     assert.equal(admins.headers[TOTAL_EXACT_HEADER.toLowerCase()], 'true');
+
+    // The bounded count names columns, not attributes (its query generator is called directly).
+    const verified = await get('/api/users?verified=true&limit=5');
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    assert.equal(verified.body.total, await models.User.count({ where: { emailVerifiedAt: { [Op.ne]: null } } }));
   });
 });

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import request from 'supertest';
+import { Op, QueryTypes } from 'sequelize';
+import { ctx } from '../support/context';
+import { createTestUser, createUserWithToken } from '../support/users';
+import type { User } from '../../src/models';
+
+/**
+ * The trigram index behind the user search (migration 20261126600000, src/services/user-search.ts). The
+ * index is kept by database triggers, so it is checked against the users' text after every kind of write
+ * (the API, the model, a static update, plain SQL as a seeder writes, a delete), and the search is checked
+ * against the plain meaning of `q` (a substring of email, username or a name) for rare, dense, absent and
+ * accented terms and LIKE's own wildcards.
+ */
+describe('user search through the trigram index', function () {
+  this.timeout(60_000);
+  const tag = crypto.randomBytes(4).toString('hex');
+  let admin: { token: string };
+
+  before(async () => {
+    admin = await createUserWithToken('admin');
+  });
+
+  const api = () => request(ctx().app);
+  const bearer = () => ({ Authorization: `Bearer ${admin.token}` });
+
+  /** A trigram as a comparable string: the database's bytes (MariaDB) or characters (SQLite). */
+  const key = (gram: string | Buffer) => (Buffer.isBuffer(gram) ? gram.toString('hex') : gram);
+
+  /** What the index holds for these users, as "user gram" strings. */
+  async function indexed(ids: string[]): Promise<string[]> {
+    const rows = await ctx().sequelize.query<{ gram: string | Buffer; user_id: string }>(
+      'SELECT gram, user_id FROM user_search_grams WHERE user_id IN (:ids)',
+      { replacements: { ids }, type: QueryTypes.SELECT },
+    );
+    return rows.map((row) => `${row.user_id} ${key(row.gram)}`).sort();
+  }
+
+  /** What the index should hold, sliced here from each user's search_text (ASCII lower-cased on SQLite). */
+  async function expected(ids: string[]): Promise<string[]> {
+    const rows = await ctx().sequelize.query<{ id: string; search_text: string | Buffer }>(
+      'SELECT id, search_text FROM users WHERE id IN (:ids)',
+      { replacements: { ids }, type: QueryTypes.SELECT },
+    );
+    const out = new Set<string>();
+    for (const row of rows) {
+      const text = row.search_text;
+      const units = Buffer.isBuffer(text) ? [...text].map((byte) => Buffer.from([byte])) : Array.from(text.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+      for (let at = 0; at + 3 <= units.length; at++) {
+        const slice = units.slice(at, at + 3);
+        out.add(`${row.id} ${Buffer.isBuffer(text) ? Buffer.concat(slice as Buffer[]).toString('hex') : slice.join('')}`);
+      }
+    }
+    return [...out].sort();
+  }
+
+  async function assertIndexed(ids: string[], when: string) {
+    assert.deepEqual(await indexed(ids), await expected(ids), when);
+  }
+
+  async function searchIds(q: string): Promise<string[]> {
+    const res = await api().get('/api/users').query({ q, limit: 100 }).set(bearer());
+    assert.equal(res.status, 200, `${q}: ${JSON.stringify(res.body)}`);
+    return res.body.users.map((user: { id: string }) => user.id).sort();
+  }
+
+  it('when users are created, renamed, re-addressed, changed otherwise and deleted, by any writer, then the index holds exactly the trigrams of their text', async () => {
+    const { models, sequelize } = ctx();
+    const created = await api().post('/api/users').set(bearer()).send({
+      email: `api-${tag}@example.test`, username: `api_${tag}`, password: 'Correct-Horse-9-Battery', role: 'viewer', firstName: 'Zoë', lastName: `Ärger${tag}`,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const viaApi = created.body.user.id as string;
+    const viaModel = (await createTestUser('viewer', { email: `model-${tag}@example.test`, firstName: '名前テスト', lastName: null })).id;
+    // As a sequelize-cli seeder writes: plain SQL, no model, no hooks.
+    const viaSql = crypto.randomUUID();
+    const now = new Date();
+    await sequelize.getQueryInterface().bulkInsert('users', [{
+      id: viaSql, email: `seeded-${tag}@example.test`, username: `seeded_${tag}`, first_name: 'Seeded', last_name: 'Row', role: 'viewer', active: true, token_epoch: 0, created_at: now, updated_at: now,
+    }]);
+    const ids = [viaApi, viaModel, viaSql];
+    await assertIndexed(ids, 'after creation');
+    assert.deepEqual(await searchIds(`seeded-${tag}`), [viaSql], 'a seeded user is found');
+
+    const renamed = await api().patch(`/api/users/${viaApi}`).set(bearer()).send({ firstName: `Renamed${tag}` });
+    assert.equal(renamed.status, 200);
+    await assertIndexed(ids, 'after a rename');
+    assert.deepEqual(await searchIds(`renamed${tag}`), [viaApi]);
+    assert.deepEqual(await searchIds(`Zoë`).then((found) => found.filter((id) => ids.includes(id))), [], 'the old name is gone');
+
+    await models.User.update({ email: `moved-${tag}@example.test` }, { where: { id: viaModel } });
+    await assertIndexed(ids, 'after a change of address');
+    assert.deepEqual(await searchIds(`moved-${tag}`), [viaModel]);
+
+    await models.User.update({ active: false }, { where: { id: viaSql } });
+    await assertIndexed(ids, 'after a change of another column');
+
+    assert.equal((await api().delete(`/api/users/${viaApi}`).set(bearer())).status, 204);
+    assert.deepEqual(await indexed([viaApi]), [], 'a deleted user leaves no trigram');
+    await models.User.destroy({ where: { id: { [Op.in]: [viaModel, viaSql] } } });
+    assert.deepEqual(await indexed(ids), []);
+  });
+
+  it('when searching, then the answer is every user whose email, username or a name holds the term, rare, dense, absent, accented or with wildcards', async () => {
+    const users: User[] = [];
+    for (let i = 0; i < 24; i++) {
+      const first = i % 3 === 0 ? `Anna${tag}` : `Bo${tag}x${i}`;
+      users.push(await createTestUser('viewer', { email: `m${i}-${tag}@mail.test`, username: i % 4 === 0 ? `u_${tag}_${i}` : `u${tag}${i}`, firstName: first, lastName: i === 5 ? `Ärger-${tag}` : `Lee${i % 2}` }));
+    }
+    const holds = (term: string) =>
+      users.filter((user) => [user.email, user.username, user.firstName ?? '', user.lastName ?? ''].some((field) => field.toLowerCase().includes(term.toLowerCase()))).map((user) => user.id).sort();
+    const terms = [
+      tag, // every one of them: their emails, usernames and names
+      `anna${tag}`, `ANNA${tag.toUpperCase()}`, // a third, either case
+      `m17-${tag}`, // one
+      `${tag}@mail`, // across the email's parts
+      `_${tag}_`, // `_` taken literally, not as LIKE's one-character wildcard
+      `%${tag}`, `${tag}%`, // `%` taken literally: nobody
+      `Ärger-${tag}`, // accented, in its own case
+      `x${tag}`, // absent
+      `bo${tag}x1`, // a prefix of several (x1, x10…x19)
+    ];
+    for (const term of terms) assert.deepEqual(await searchIds(term), holds(term), term);
+  });
+});
