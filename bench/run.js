@@ -591,11 +591,16 @@ async function timeMagicLinkVerifications(url, sink) {
   return latencySummary(times);
 }
 
-/** Bulk-inserts `count` users (with profile rows) straight into the service's database, 1,000 per statement. */
+/**
+ * Bulk-inserts `count` users (with profile rows) straight into the service's database, 1,000 per statement.
+ * Grown users already there (a kept database, BENCH_MYSQL_DATABASE) are not inserted again: they were
+ * inserted in order, a thousand at a time, so the load goes on from their number.
+ */
 async function insertUsers(databaseUrl, count, extraSessions = null) {
   const { Sequelize } = require('sequelize');
   const sequelize = new Sequelize(databaseUrl, { logging: false });
   const mysql = sequelize.getDialect() === 'mysql';
+  const [[{ grown }]] = await sequelize.query("SELECT COUNT(*) AS grown FROM users WHERE email LIKE 'grown-%'");
   const hash = `pbkdf2:${ITERATIONS}:${crypto.randomBytes(16).toString('hex')}:${crypto.randomBytes(32).toString('hex')}`;
   const base = Date.now() - count * 1000;
   const stamp = (ms) => (mysql ? new Date(ms).toISOString().replace('T', ' ').replace('Z', '') : new Date(ms).toISOString().replace('T', ' ').replace('Z', ' +00:00'));
@@ -604,7 +609,7 @@ async function insertUsers(databaseUrl, count, extraSessions = null) {
   const ends = sequelize.escape(stamp(Date.now() + 90 * 86_400_000));
   const sessionRow = (id, userId, at) => `(${sequelize.escape(id)}, ${sequelize.escape(userId)}, 'password', '10.0.0.1', 'Mozilla/5.0', 'Firefox 133', 'Linux', ${at}, ${at}, ${ends})`;
   const started = Date.now();
-  for (let offset = 0; offset < count; offset += 1000) {
+  for (let offset = Number(grown); offset < count; offset += 1000) {
     const users = [];
     const profiles = [];
     const sessions = [];
@@ -747,12 +752,18 @@ async function mysqlAvailable(url) {
  * BENCH_MYSQL_BUFFER_POOL_MIB (default 2048) for the step and put back after; both sizes are reported.
  */
 const MYSQL_BUFFER_POOL_MIB = Number(process.env.BENCH_MYSQL_BUFFER_POOL_MIB || 2048);
+/**
+ * A database of that name is used and kept (created when missing), so a million users are loaded once for
+ * several runs (the load takes half an hour with the search's trigram triggers); by default a scratch one is
+ * created and dropped.
+ */
+const MYSQL_KEPT_DATABASE = process.env.BENCH_MYSQL_DATABASE || '';
 
 async function withMysqlDatabase(fn) {
   const mysql = require('mysql2/promise');
-  const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const name = MYSQL_KEPT_DATABASE || `bench_${crypto.randomBytes(4).toString('hex')}`;
   const connection = await mysql.createConnection(MYSQL_URL);
-  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const [[{ pool }]] = await connection.query('SELECT @@innodb_buffer_pool_size AS pool');
   if (pool < MYSQL_BUFFER_POOL_MIB * MiB) await connection.query(`SET GLOBAL innodb_buffer_pool_size = ${MYSQL_BUFFER_POOL_MIB * MiB}`);
   log(`  mysql: InnoDB buffer pool ${Math.round(pool / MiB)} MiB, ${pool < MYSQL_BUFFER_POOL_MIB * MiB ? `raised to ${MYSQL_BUFFER_POOL_MIB} MiB for the step` : 'kept'}`);
@@ -760,7 +771,8 @@ async function withMysqlDatabase(fn) {
     return await fn(`${MYSQL_URL.replace(/\/$/, '')}/${name}`);
   } finally {
     if (pool < MYSQL_BUFFER_POOL_MIB * MiB) await connection.query(`SET GLOBAL innodb_buffer_pool_size = ${pool}`);
-    await connection.query(`DROP DATABASE \`${name}\``);
+    if (MYSQL_KEPT_DATABASE) log(`  mysql: database ${name} kept (BENCH_MYSQL_DATABASE)`);
+    else await connection.query(`DROP DATABASE \`${name}\``);
     await connection.end();
   }
 }

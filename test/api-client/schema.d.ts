@@ -5210,7 +5210,7 @@ export interface operations {
                             emailVerified: boolean;
                             createdAt: string;
                         }[];
-                        /** @description users matching, counted up to 10000 (2000 for a search); past that, total is the limit and the X-Total-Exact header says false */
+                        /** @description users matching, counted up to 10000 (1000 for a search); past that, total is the limit and the X-Total-Exact header says false */
                         total: number;
                         page: number;
                         limit: number;
