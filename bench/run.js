@@ -313,6 +313,27 @@ async function registerUser(url, label) {
   return { email, token: res.body.token, user: res.body.user };
 }
 
+/**
+ * The growth step's admin: the first user registered on a fresh database is one; on a kept database
+ * (BENCH_MYSQL_DATABASE) the role is set in the database and the admin signs in again, so its token is
+ * checked against the row as it now is.
+ */
+async function growthAdmin(serviceUrl, databaseUrl) {
+  const account = await registerUser(serviceUrl, 'growth-admin');
+  if (account.user.role === 'admin') return account;
+  const { Sequelize } = require('sequelize');
+  const sequelize = new Sequelize(databaseUrl, { logging: false });
+  await sequelize.query("UPDATE users SET role = 'admin' WHERE id = ?", { replacements: [account.user.id] });
+  await sequelize.close();
+  const res = await json(`${serviceUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+    body: JSON.stringify({ email: account.email, password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...account, token: res.body.token };
+}
+
 async function startBare(script, env) {
   const port = await sparePort();
   const child = spawnNode(path.join(__dirname, script), { PORT: String(port), ...env });
@@ -681,7 +702,7 @@ async function oneHashMs() {
 async function measureGrowth(label, databaseUrl, extraEnv, users = GROWTH_USERS) {
   const service = await startService(`growth-${label}`, { DATABASE_URL: databaseUrl, ...extraEnv });
   try {
-    const admin = await registerUser(service.url, 'growth-admin');
+    const admin = await growthAdmin(service.url, databaseUrl);
     const viewer = await registerUser(service.url, 'growth-viewer');
     const refresher = await registerUser(service.url, 'growth-refresh');
     const victim = await registerUser(service.url, 'growth-victim');
