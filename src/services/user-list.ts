@@ -38,12 +38,11 @@ export interface UserListPage {
  */
 export const TOTAL_LIMIT = 10_000;
 /**
- * A search's matches are collected (id and creation time) through the trigram index, stopping at this many
- * + 1; when they are few, their number is the total and the page is cut from them (walking the newest-first
- * index for a rare term would visit most rows). When more match, the term is common: the newest-first walk
- * finds a page after a few rows, and counting every match would cost what the index saved. A search's
- * total is exact up to here. Each match collected costs a lookup and a row read (5–9 µs each at a million
- * users on the bench's host): 2,000 made a common term's search 60–75 ms, 1,000 about 30–45.
+ * A search reads its matches newest first through the trigram index, stopping at this many + 1: when they
+ * are fewer, their number is the total; when more, the total says "more than" (counting every match would
+ * cost what the index saved). Pages within them are cut from what was read; a deeper page reads down to it.
+ * Each match read costs a lookup and a row read (5–9 µs each at a million users on the bench's host):
+ * 2,000 made a common term's search 60–75 ms, 1,000 about 30–45.
  */
 export const SEARCH_TOTAL_LIMIT = 1000;
 /** The API's answer to "is `total` a count?" (the JSON body keeps CONTRACT 4's `{ users, total, page, limit }`). */
@@ -114,16 +113,25 @@ export function createUserList({ sequelize, models }: { sequelize: Sequelize; mo
       users: rows.map(toAdminUserView), ...counted, page: query.page, limit: query.limit,
     });
 
+    const page = async (ids: string[], counted: { total: number; totalExact: boolean }) => {
+      const rows = ids.length > 0 ? await models.User.findAll({ where: { id: ids } }) : [];
+      return answer(rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)), counted);
+    };
     let counted: { total: number; totalExact: boolean } | undefined;
     if (query.q) {
-      // Through the trigram index; a term of one or two characters has no trigram and is scanned for.
-      const matches =
-        (await trigrams.matches(query.q, where, SEARCH_TOTAL_LIMIT + 1)) ??
-        (await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: SEARCH_TOTAL_LIMIT + 1, raw: true }));
+      // Through the trigram index, newest first: the first SEARCH_TOTAL_LIMIT + 1 matches give the total and
+      // every page within them; a deeper page of a common term reads down to it.
+      const found = await trigrams.matches(query.q, where, SEARCH_TOTAL_LIMIT + 1);
+      if (found) {
+        const total = found.length > SEARCH_TOTAL_LIMIT ? { total: SEARCH_TOTAL_LIMIT, totalExact: false } : { total: found.length, totalExact: true };
+        const deep = found.length > SEARCH_TOTAL_LIMIT && offset + query.limit > found.length;
+        const onPage = deep ? await trigrams.matches(query.q, where, query.limit, offset) : found.slice(offset, offset + query.limit);
+        return page((onPage ?? []).map((match) => match.id), total);
+      }
+      // A term of one or two characters has no trigram: the narrow search index is scanned.
+      const matches = await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: SEARCH_TOTAL_LIMIT + 1, raw: true });
       if (matches.length <= SEARCH_TOTAL_LIMIT) {
-        const ids = idsNewestFirst(matches).slice(offset, offset + query.limit);
-        const rows = ids.length > 0 ? await models.User.findAll({ where: { id: ids } }) : [];
-        return answer(rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)), { total: matches.length, totalExact: true });
+        return page(idsNewestFirst(matches).slice(offset, offset + query.limit), { total: matches.length, totalExact: true });
       }
       // Many matches are dense: the newest-first walk below finds a page after a few rows.
       counted = { total: SEARCH_TOTAL_LIMIT, totalExact: false };

@@ -49,7 +49,7 @@ function trigramsOf(lowered: string | Buffer): (string | Buffer)[] {
 
 /**
  * The user search through the trigram index (migration 20261126600000): a term's rarest trigrams are
- * intersected by primary key, rarest first, and only the users holding all of them have their `search_text`
+ * intersected by primary key, rarest first and newest first, and only the users holding all of them have their `search_text`
  * compared with the LIKE, so a search costs in proportion to how rare the term is, not to how many users
  * there are. How many users hold each trigram comes from MariaDB's optimizer, which estimates it by diving
  * into the index (one EXPLAIN, under a millisecond), and is counted on SQLite, whose planner keeps no
@@ -92,8 +92,12 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
     return byGram;
   }
 
-  /** Users matching `where` (which holds the search's LIKE) among those holding the term's trigrams, up to `limit`. */
-  async function matches(term: string, where: WhereOptions, limit: number): Promise<SearchMatch[] | null> {
+  /**
+   * Users matching `where` (which holds the search's LIKE) among those holding the term's trigrams, newest
+   * first (then by id, the list's order), `limit` of them after `offset`: read in that order from the rarest
+   * trigram's entries, which the index keeps in creation order, so no match past the page is read.
+   */
+  async function matches(term: string, where: WhereOptions, limit: number, offset = 0): Promise<SearchMatch[] | null> {
     const grams = trigramsOf(await loweredTerm(term));
     if (grams.length === 0) return null;
     const counts = await holders(grams);
@@ -102,10 +106,13 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
     if (counts.some((n) => n === 0)) return [];
     const rarest = grams.map((gram, i) => ({ gram, n: counts[i] })).sort((a, b) => a.n - b.n).slice(0, JOINED_GRAMS);
     const tables = rarest.map((_, i) => `user_search_grams g${i}`).join(` ${JOIN} `);
-    const matched = rarest.map(({ gram }, i) => `g${i}.gram = ${literal(gram)}${i > 0 ? ` AND g${i}.user_id = g0.user_id` : ''}`);
+    const matched = rarest.map(
+      ({ gram }, i) => `g${i}.gram = ${literal(gram)}${i > 0 ? ` AND g${i}.created_at = g0.created_at AND g${i}.user_id = g0.user_id` : ''}`,
+    );
     const conditions = inner.getWhereConditions(inColumnNames(where, models.User), 'u', models.User);
     const sql = `SELECT u.id AS id, u.created_at AS createdAt FROM ${tables} ${JOIN} users u
-      WHERE ${matched.join(' AND ')} AND u.id = g0.user_id${conditions ? ` AND ${conditions}` : ''} LIMIT ${limit}`;
+      WHERE ${matched.join(' AND ')} AND u.id = g0.user_id${conditions ? ` AND ${conditions}` : ''}
+      ORDER BY g0.created_at DESC, g0.user_id DESC LIMIT ${limit} OFFSET ${offset}`;
     return sequelize.query<SearchMatch>(sql, { type: QueryTypes.SELECT });
   }
 
