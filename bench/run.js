@@ -718,7 +718,7 @@ async function measureGrowth(label, databaseUrl, extraEnv, users = GROWTH_USERS)
       login: pacedLogin(service.url, viewer.email, 4),
       me: { url: `${service.url}/auth/me`, headers: auth(viewer.token), rate: 20 },
       userSearch: { url: `${service.url}/api/users?q=${term}&limit=20`, headers: auth(admin.token), rate: 10 },
-      // A term only one grown user's email holds: the search reads its whole index to find the match.
+      // A term only one grown user's email holds, every trigram of it held by thousands ("999", "99@") or by all.
       userSearchRare: { url: `${service.url}/api/users?q=${rareTerm}&limit=20`, headers: auth(admin.token), rate: 10 },
       userList: { url: `${service.url}/api/users?limit=20`, headers: auth(admin.token), rate: 10 },
       // Each refresh supersedes the token it renews; the same one stays good for the 60 s reuse window, which this
