@@ -30,28 +30,25 @@ export const inColumnNames = (Utils as unknown as { mapWhereFieldNames(where: Wh
 
 /** The distinct three-unit slices of a lower-cased term: bytes from MariaDB, characters from SQLite. */
 function trigramsOf(lowered: string | Buffer): (string | Buffer)[] {
-  const units: (string | Buffer)[] = [];
-  const seen = new Set<string>();
-  const length = Buffer.isBuffer(lowered) ? lowered.length : Array.from(lowered).length;
   const chars = Buffer.isBuffer(lowered) ? null : Array.from(lowered);
+  const length = chars ? chars.length : lowered.length;
+  const distinct = new Map<string, string | Buffer>();
   for (let at = 0; at + 3 <= length; at++) {
     const gram = chars ? chars.slice(at, at + 3).join('') : (lowered as Buffer).subarray(at, at + 3);
-    const key = Buffer.isBuffer(gram) ? gram.toString('hex') : gram;
-    if (!seen.has(key)) {
-      seen.add(key);
-      units.push(gram);
-    }
+    const key = typeof gram === 'string' ? gram : gram.toString('hex');
+    if (!distinct.has(key)) distinct.set(key, gram);
   }
-  if (units.length <= SAMPLED_GRAMS) return units;
+  const grams = [...distinct.values()];
+  if (grams.length <= SAMPLED_GRAMS) return grams;
   // Evenly spread over the term, first and last included: a rare stretch anywhere in it is likely sampled.
-  return Array.from({ length: SAMPLED_GRAMS }, (_, i) => units[Math.round((i * (units.length - 1)) / (SAMPLED_GRAMS - 1))]);
+  return Array.from({ length: SAMPLED_GRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (SAMPLED_GRAMS - 1))]);
 }
 
 /**
  * The user search through the trigram index (migration 20261126600000): a term's rarest trigrams are
- * intersected by primary key, rarest first and newest first, and only the users holding all of them have their `search_text`
- * compared with the LIKE, so a search costs in proportion to how rare the term is, not to how many users
- * there are. How many users hold each trigram comes from MariaDB's optimizer, which estimates it by diving
+ * intersected by primary key, rarest first and newest first, and only the users holding all of them have
+ * their `search_text` compared with the LIKE, so a search costs in proportion to how rare the term is, not
+ * to how many users there are. How many users hold each trigram comes from MariaDB's optimizer, which estimates it by diving
  * into the index (one EXPLAIN, under a millisecond), and is counted on SQLite, whose planner keeps no
  * per-value statistics; either way the join order is then fixed (STRAIGHT_JOIN, CROSS JOIN), since a
  * planner that sees only "one row per lookup" orders the lookups arbitrarily.
