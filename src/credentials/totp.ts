@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { lazyModule } from '../util/lazy-module';
+import { createSealedBox } from './sealed-box';
 
 // Loaded at the first enrolment or code check: most processes, and most sign-ins, need no TOTP arithmetic.
 const otplib = lazyModule(() => require('otplib') as typeof import('otplib'));
@@ -45,41 +46,17 @@ export async function checkTotp(secret: string, code: string, afterTimeStep: num
 }
 
 /**
- * Seals secrets at rest (TOTP secrets): AES-256-GCM under a key derived from JWT_SECRET by HKDF-SHA256
- * with its own label, so a database dump alone reveals no secret and the key is good for nothing else.
- * A sealed value is `v1.<iv>.<ciphertext+tag>` (base64url); the user id is bound in as associated
- * data, so a sealed secret copied to another user's row does not open.
+ * Seals TOTP secrets at rest under their own key (derived from JWT_SECRET); the user id is bound in, so a sealed
+ * secret copied to another user's row does not open.
  */
 export function createSecretBox(jwtSecret: string) {
-  const key = Buffer.from(crypto.hkdfSync('sha256', Buffer.from(jwtSecret, 'utf8'), Buffer.alloc(0), 'two-factor secret box v1', 32));
-
-  function seal(plain: string, boundTo: string): string {
-    const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
-    cipher.setAAD(Buffer.from(boundTo, 'utf8'));
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `v1.${iv.toString('base64url')}.${body.toString('base64url')}`;
-  }
-
-  /** The plain text, or null when the value was not sealed by this key for this owner. */
-  function open(sealed: string, boundTo: string): string | null {
-    const [version, iv, body] = sealed.split('.');
-    if (version !== 'v1' || !iv || !body) return null;
-    try {
-      const raw = Buffer.from(body, 'base64url');
-      const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(boundTo, 'utf8'));
-      decipher.setAuthTag(raw.subarray(raw.length - 16));
-      return Buffer.concat([decipher.update(raw.subarray(0, raw.length - 16)), decipher.final()]).toString('utf8');
-    } catch {
-      return null;
-    }
-  }
-
-  return { seal, open };
+  const box = createSealedBox({ secret: jwtSecret, salt: '', info: 'two-factor secret box v1', layout: 'tag-last' });
+  return {
+    seal: (plain: string, userId: string): string => box.seal(plain, userId),
+    /** The secret, or null when the value was not sealed by this key for this user. */
+    open: (sealed: string, userId: string): string | null => box.open(sealed, userId)?.toString('utf8') ?? null,
+  };
 }
-
-export type SecretBox = ReturnType<typeof createSecretBox>;
 
 /** One random recovery code, `xxxxx-xxxxx` (about 49 bits). */
 function newRecoveryCode(): string {

@@ -8,6 +8,7 @@ import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
 import { transactionWithRetry } from '../db/transaction-retry';
 import { lazyModule } from '../util/lazy-module';
+import { createSealedBox } from '../credentials/sealed-box';
 
 // Only the asymmetric algorithms sign and verify through jose: under HS256 (the default) it is never loaded.
 const jose = lazyModule(() => require('jose') as typeof Jose);
@@ -19,7 +20,6 @@ const VERSION_TTL_SECONDS = 86_400;
 const RING_MAX_AGE_MS = 60_000;
 /** A token naming a kid this process does not hold reloads the ring at most this often (unknown kids are free to send). */
 const UNKNOWN_KID_RELOAD_MS = 1000;
-const SEAL_VERSION = 'v1';
 
 type AsymmetricAlgorithm = Exclude<JwtAlgorithm, 'HS256'>;
 
@@ -88,31 +88,6 @@ function generate(algorithm: AsymmetricAlgorithm): crypto.KeyPairKeyObjectResult
   return crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
 }
 
-/** The AES-256-GCM key private keys are sealed with: derived from JWT_SECRET, never the secret itself. */
-function sealingKey(secret: string): Buffer {
-  return Buffer.from(crypto.hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'auth-service', 'signing-keys.v1', 32));
-}
-
-/** Seals a PKCS#8 private key; the kid is associated data, so a sealed key moved to another row does not open. */
-function sealPrivateKey(key: Buffer, kid: string, pkcs8: Buffer): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(kid, 'utf8'));
-  const body = Buffer.concat([cipher.update(pkcs8), cipher.final()]);
-  return [SEAL_VERSION, iv, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
-}
-
-function openPrivateKey(key: Buffer, kid: string, sealed: string): Buffer {
-  const [version, iv, tag, body] = sealed.split('.');
-  if (version !== SEAL_VERSION || !iv || !tag || !body) throw new SigningKeyError(SIGNING_KEY_MESSAGES.undecryptable(kid));
-  try {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(kid, 'utf8')).setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
-  } catch {
-    throw new SigningKeyError(SIGNING_KEY_MESSAGES.undecryptable(kid));
-  }
-}
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -135,8 +110,9 @@ export function createSigningKeys(deps: {
   const log = deps.logger.child({ component: 'signing-keys' });
   const algorithm = config.jwtAlgorithm;
   const hsKey = crypto.createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
-  // Derived once per process, not at every key it seals or opens.
-  const sealing = sealingKey(config.jwtSecret);
+  // Private halves at rest; the kid is the associated data, so a sealed key moved to another row does not open.
+  // Its key is derived once per process, not at every key it seals or opens.
+  const sealing = createSealedBox({ secret: config.jwtSecret, salt: 'auth-service', info: 'signing-keys.v1', layout: 'tag-apart' });
   const hsKid = `hs256-${crypto.createHmac('sha256', hsKey).update('kid').digest('base64url').slice(0, 16)}`;
   /** Names what decides whether a verification made earlier still holds: secret, algorithm, issuer, audience. */
   const fingerprint = crypto.hash('sha256', ['verification-cache', config.jwtSecret, algorithm, config.jwtIssuer, config.jwtAudience ?? ''].join('\0'), 'hex').slice(0, 16);
@@ -151,7 +127,8 @@ export function createSigningKeys(deps: {
     const alg = row.algorithm as AsymmetricAlgorithm;
     if (!row.publicJwk || !row.privateKey) throw new SigningKeyError(SIGNING_KEY_MESSAGES.missing(row.kid));
     if (!Object.hasOwn(KEY_TYPES, alg)) throw new SigningKeyError(SIGNING_KEY_MESSAGES.unusable(row.kid, row.algorithm));
-    const pkcs8 = openPrivateKey(sealing, row.kid, row.privateKey);
+    const pkcs8 = sealing.open(row.privateKey, row.kid);
+    if (!pkcs8) throw new SigningKeyError(SIGNING_KEY_MESSAGES.undecryptable(row.kid));
     try {
       const privateKey = crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
       const publicJwk = JSON.parse(row.publicJwk) as Jose.JWK;
@@ -298,7 +275,7 @@ export function createSigningKeys(deps: {
     // last retires the other's key, so exactly one key signs (a deadlock between them is retried).
     await transactionWithRetry(sequelize, async (transaction) => {
       await models.SigningKey.create(
-        { kid, algorithm, publicJwk: JSON.stringify(publicJwk), privateKey: sealPrivateKey(sealing, kid, pkcs8), createdAt, retiresAt: null },
+        { kid, algorithm, publicJwk: JSON.stringify(publicJwk), privateKey: sealing.seal(pkcs8, kid), createdAt, retiresAt: null },
         { transaction },
       );
       await models.SigningKey.update({ retiresAt }, { where: { retiresAt: null, kid: { [Op.ne]: kid } }, transaction });
