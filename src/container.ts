@@ -52,6 +52,7 @@ import { createAccountService } from './services/account.service';
 import { createCollectionService } from './services/collection.service';
 import { createContentService } from './services/content.service';
 import { ApiDocs } from './http/api-router';
+import { oncePerRequest } from './http/per-request';
 import { createProfileService } from './profiles/profile.service';
 import { createMetrics } from './metrics/metrics';
 import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
@@ -126,7 +127,10 @@ export function createContainer(deps: AppDependencies) {
     notices,
   });
 
-  const otp = createOtpService({ config, sequelize, models, authUsers, store, plugins, mailer, settings, users, throttle: accountThrottle, logger, verification: emailVerification });
+  // The otp-login plugin as a request found it: its guard, page and strategy share one read, and every request
+  // reads it afresh, so an admin's switch applies at once on every instance.
+  const otpPlugin = oncePerRequest(() => plugins.stateOf('otp-login'));
+  const otp = createOtpService({ config, sequelize, models, authUsers, store, mailer, settings, users, throttle: accountThrottle, logger, verification: emailVerification });
   const magicLinks = createMagicLinkService({
     config, sequelize, models, authUsers, mailer, settings, users, logger,
     mailsPerEmail: createEmailQuota({ store, logger, name: 'magic-link-email' }),
@@ -143,7 +147,7 @@ export function createContainer(deps: AppDependencies) {
   secondFactor.register(passkeys.secondFactorKind);
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
   // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
   // magic-link server session (auth_session) last.
   const guards = createGuards({
@@ -157,7 +161,7 @@ export function createContainer(deps: AppDependencies) {
 
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
-    collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
+    collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor,
   };
 }

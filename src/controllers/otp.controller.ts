@@ -7,24 +7,11 @@ import { AppError } from '../http/app-error';
 import { noStore } from '../sign-in/cookies';
 import { OTP_MESSAGES, rateHeaders } from '../services/otp.service';
 import type { OtpRequestBody } from '../routes/otp.schemas';
-import type { OtpLoginSettings } from '../plugins/otp-login.plugin';
 
 const PAGE = { view: 'auth/otp', title: 'Sign in with a code' } as const;
 
 /** Handlers of CONTRACT 4's OTP sign-in and CONTRACT 6's page (verification is a strategy + the session step). */
-export function createOtpController({ otp, plugins }: Container) {
-  const perRequest = new WeakMap<Request, Promise<{ active: boolean; settings: OtpLoginSettings }>>();
-
-  /**
-   * The plugin as this request found it: its row is read once per request (the guard, the page and the
-   * service share that read), and on every request, so an admin's switch applies at once on every instance.
-   */
-  function otpPlugin(req: Request) {
-    let state = perRequest.get(req);
-    if (!state) perRequest.set(req, (state = plugins.stateOf('otp-login')));
-    return state;
-  }
-
+export function createOtpController({ otp, otpPlugin }: Container) {
   // Every answer here may carry a credential or a code form: never cached.
   const enabled: RequestHandler = async (req, res, next) => {
     noStore(res);

@@ -6,7 +6,6 @@ import type { Config } from '../config/config';
 import type { Models } from '../models';
 import type { KeyValueStore, CounterState } from '../store';
 import { MemoryStore } from '../store/memory-store';
-import type { PluginRegistry } from '../plugins/plugin-registry';
 import type { OtpLoginSettings } from '../plugins/otp-login.plugin';
 import type { Mailer } from './mailer';
 import type { SettingsService } from './settings.service';
@@ -69,7 +68,6 @@ export function createOtpService(deps: {
   models: Models;
   authUsers: AuthUserRecords;
   store: KeyValueStore;
-  plugins: Pick<PluginRegistry, 'settingsOf'>;
   mailer: Mailer;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'signUp'>;
@@ -79,7 +77,7 @@ export function createOtpService(deps: {
   verification: Pick<EmailVerificationService, 'proven'>;
   logger: Logger;
 }) {
-  const { sequelize, models, authUsers, store, plugins, mailer, users, throttle } = deps;
+  const { sequelize, models, authUsers, store, mailer, users, throttle } = deps;
   const log = deps.logger.child({ component: 'otp' });
   const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
   // Counts while the shared store is failing: limiting degrades to this instance, never to none.
@@ -174,9 +172,8 @@ export function createOtpService(deps: {
    * so whatever codeLength, maxAttempts and rateLimitPerHour say, an email gets at most the throttle's
    * guesses per window; while it is blocked no code is even read. The right code lifts the throttle.
    */
-  async function verify(rawEmail: string, code: string): Promise<OtpVerifyResult> {
+  async function verify(rawEmail: string, code: string, settings: OtpLoginSettings): Promise<OtpVerifyResult> {
     const email = normalizeEmail(rawEmail);
-    const settings = await plugins.settingsOf('otp-login');
     if (code.length !== settings.codeLength) throw AppError.validation({ code: `must be ${settings.codeLength} digits` });
     const allowed = await throttle.check(email);
     if (!allowed.allowed) return { ok: false, reason: 'throttled', retryAfterSeconds: allowed.retryAfterSeconds, until: allowed.until, email, userId: null };

@@ -2,7 +2,11 @@ import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
 import type { OtpFailureReason, OtpService } from '../services/otp.service';
 import { OTP_MESSAGES } from '../services/otp.service';
+import type { OtpLoginSettings } from '../plugins/otp-login.plugin';
 import { type SignInFailure, type SignInInfo, throttledSignIn } from './sign-in-result';
+
+/** The otp-login plugin as this request found it (read once per request, shared with the route's guard). */
+export type OtpPluginOf = (req: Request) => Promise<{ settings: OtpLoginSettings }>;
 
 /** The validated body of POST /auth/otp/verify. */
 interface OtpVerifyBody {
@@ -19,7 +23,10 @@ interface OtpVerifyBody {
 export class OtpStrategy extends Strategy {
   readonly name = 'otp';
 
-  constructor(private readonly otp: Pick<OtpService, 'verify'>) {
+  constructor(
+    private readonly otp: Pick<OtpService, 'verify'>,
+    private readonly pluginOf: OtpPluginOf,
+  ) {
     super();
   }
 
@@ -30,7 +37,7 @@ export class OtpStrategy extends Strategy {
       body: { attemptsRemaining },
       audit: { action: 'auth.login_failed', userId, email: normalizedEmail, details: { method: 'otp', reason } },
     });
-    this.otp.verify(email, code).then(
+    this.pluginOf(req).then(({ settings }) => this.otp.verify(email, code, settings)).then(
       (result) => {
         if (result.ok) {
           const { user, claim } = result;

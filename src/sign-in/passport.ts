@@ -1,7 +1,7 @@
 import { Passport } from 'passport';
 import { createLocalStrategy } from './local.strategy';
 import type { PasswordLogin } from './password-login';
-import { OtpStrategy } from './otp.strategy';
+import { OtpStrategy, type OtpPluginOf } from './otp.strategy';
 import type { OtpService } from '../services/otp.service';
 import { MagicLinkStrategy } from './magic-link.strategy';
 import type { MagicLinkService } from '../services/magic-link.service';
@@ -26,6 +26,7 @@ export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', o
 export function createPassport(deps: {
   passwordLogin: PasswordLogin;
   otp: Pick<OtpService, 'verify'>;
+  otpPlugin: OtpPluginOf;
   magicLinks: Pick<MagicLinkService, 'consume'>;
   oauthProviders: OAuthProviders;
   oauth: Pick<OAuthService, 'signIn' | 'link'>;
@@ -34,7 +35,7 @@ export function createPassport(deps: {
 }): InstanceType<typeof Passport> {
   const passport = new Passport();
   passport.use(STRATEGY.local, createLocalStrategy(deps.passwordLogin));
-  passport.use(STRATEGY.otp, new OtpStrategy(deps.otp));
+  passport.use(STRATEGY.otp, new OtpStrategy(deps.otp, deps.otpPlugin));
   passport.use(STRATEGY.magicLink, new MagicLinkStrategy(deps.magicLinks));
   passport.use(STRATEGY.oauth, new OAuthCallbackStrategy({ providers: deps.oauthProviders, oauth: deps.oauth }));
   passport.use(STRATEGY.passkey, new PasskeyStrategy(deps.passkeys));

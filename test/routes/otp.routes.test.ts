@@ -232,7 +232,7 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
       assert.equal(await ctx().models.OtpCode.count({ where: { userEmail: user.email } }), 0);
     });
 
-    it('when a code is requested (JSON or form), then the otp-login plugin row is read once for the whole request, mail included', async () => {
+    it('when a code is requested (JSON or form) or verified, then the otp-login plugin row is read once for the whole request, mail included, and once for a verification', async () => {
       const user = await createTestUser('viewer');
       let reads = 0;
       const countRead = (options: FindOptions) => {
@@ -249,6 +249,11 @@ describe('OTP sign-in (POST /auth/otp/request, POST /auth/otp/verify)', () => {
         assert.match(form.text, /name="code"/);
         await mailsTo(user.email, 2);
         assert.equal(reads, 1, 'form request');
+        const code = await mailedCode(user.email);
+        reads = 0;
+        const verified = await request(app).post('/auth/otp/verify').send({ email: user.email, code });
+        assert.equal(verified.status, 200, JSON.stringify(verified.body));
+        assert.equal(reads, 1, 'verification: the guard and the strategy share one read');
       } finally {
         ctx().models.Plugin.removeHook('beforeFind', 'countOtpLoginReads');
       }
