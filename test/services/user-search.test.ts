@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { Op, QueryTypes } from 'sequelize';
-import { ctx } from '../support/context';
+import { ctx, sqlSentDuring } from '../support/context';
 import { createTestUser, createUserWithToken } from '../support/users';
 import type { User } from '../../src/models';
 
@@ -122,5 +122,32 @@ describe('user search through the trigram index', function () {
       `bo${tag}x1`, // a prefix of several (x1, x10…x19)
     ];
     for (const term of terms) assert.deepEqual(await searchIds(term), holds(term), term);
+  });
+
+  it('when a usual (printable ASCII) term is searched, then it is lowered without a round trip; other text is lowered by the database', async () => {
+    const lowering = (statements: string[]) => statements.filter((sql) => /^SELECT (CAST\()?LOWER\(/i.test(sql));
+    assert.deepEqual(lowering(await sqlSentDuring(() => searchIds(`ANNA${tag}`))), []);
+    // Other text is lowered by the database, as the triggers lowered the users' text.
+    assert.equal(lowering(await sqlSentDuring(() => searchIds(`Ärger-${tag}`))).length, 1);
+  });
+
+  it('when the third rarest trigram is held by few more users than the rarest, then it is joined too; when by many more, it is not', async () => {
+    // Letters outside hex, so no other test's random tags share these trigrams.
+    const rare = await createTestUser('viewer', { lastName: `Rvxwt${tag}` }); // rvx, vxw: this user; xwt: three users
+    for (let i = 0; i < 2; i++) await createTestUser('viewer', { lastName: `Kxwt${tag}${i}` });
+    const alone = await createTestUser('viewer', { lastName: `Hmzqk${tag}` }); // hmz, mzq: this user; zqk: nine
+    for (let i = 0; i < 8; i++) await createTestUser('viewer', { lastName: `Jzqk${tag}${i}` });
+    const joined = async (term: string, expectedId: string) => {
+      let found: string[] = [];
+      const statements = await sqlSentDuring(async () => {
+        found = await searchIds(term);
+      });
+      assert.deepEqual(found, [expectedId], term);
+      const search = statements.find((sql) => sql.includes('user_search_grams g0'));
+      assert.ok(search, `the trigram search statement for ${term}`);
+      return (search.match(/user_search_grams g\d/g) ?? []).length;
+    };
+    assert.equal(await joined('rvxwt', rare.id), 3);
+    assert.equal(await joined('hmzqk', alone.id), 2);
   });
 });
