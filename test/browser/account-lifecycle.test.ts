@@ -1,40 +1,26 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { PASSWORD, makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 /** CONTRACT 12 pages: the strength meter, the verification landing, the profile's account cards. */
 describe('account lifecycle pages in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
   let sink: SmtpSink;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
 
   before(async () => {
-    browser = await launchBrowser();
     sink = await startSmtpSink();
-    server = await serve(buildApp({ env: { SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' } }));
   });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
+  const suite = browserSuite({ serve: () => serve(buildApp({ env: { SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' } })) });
   after(async () => {
-    await browser?.close();
-    await server?.close();
     await sink?.stop();
   });
 
   it('when someone registers, then the meter rates the password as it is typed, a weak one is refused at the field, and the mailed link lands on a notice', async () => {
+    const { page, server } = suite;
     const email = uniqueEmail('browser-reg');
     await page.goto(`${server.url}/auth/register`);
     await page.getByLabel('Email').fill(email);
@@ -64,6 +50,7 @@ describe('account lifecycle pages in a real browser', function () {
   });
 
   it('when JavaScript is off, then the password field is a plain field without a meter', async () => {
+    const { browser, server } = suite;
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();
     await plain.goto(`${server.url}/auth/register`);
@@ -73,6 +60,7 @@ describe('account lifecycle pages in a real browser', function () {
   });
 
   it('when an unverified user opens their profile, then the account cards resend, change the address and delete the account', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author', emailVerified: false });
     await signInThrough(page, server.url, '/admin/profile', user.email);
     assert.equal(await page.locator('[data-email-status]').textContent(), 'Not verified');

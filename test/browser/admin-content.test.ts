@@ -1,38 +1,18 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
 import { ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 const HOSTILE = '<script>window.__xss=1;alert(1)</script>';
 
 describe('admin content, collections and activity pages in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    server = await serve(ctx().app);
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it("when an admin manages collections and reads the activity log, then hostile names stay text", async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin/collections', admin.email);
     const name = `Guides ${crypto.randomBytes(3).toString('hex')} ${HOSTILE}`;
@@ -59,6 +39,7 @@ describe('admin content, collections and activity pages in a real browser', func
   });
 
   it("when an author writes, then Status stops at Review, the item saves, and Delete is not offered", async () => {
+    const { page, server } = suite;
     const author = await makeUser({ role: 'author' });
     await signInThrough(page, server.url, '/admin/content/new', author.email);
     const options = await page.getByLabel('Status').locator('option').allTextContents();
@@ -95,6 +76,7 @@ describe('admin content, collections and activity pages in a real browser', func
   });
 
   it('when an editor publishes, then every status is offered and the item is published', async () => {
+    const { page, server } = suite;
     const editor = await makeUser({ role: 'editor' });
     const item = await ctx().models.Content.create({ id: crypto.randomUUID(), title: `Draft by someone ${crypto.randomBytes(3).toString('hex')}`, body: 'b', status: 'review', authorId: null, collectionId: null });
     await signInThrough(page, server.url, `/admin/content/${item.id}/edit`, editor.email);

@@ -1,35 +1,15 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
 import { ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { PASSWORD, makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 describe('admin profile page and a viewer in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    server = await serve(ctx().app);
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite();
 
   it('when a viewer signs in, then the menu shows Profile only and every other admin page sends them to sign-in', async () => {
+    const { page, server } = suite;
     const viewer = await makeUser({ role: 'viewer' });
     await signInThrough(page, server.url, '/admin', viewer.email);
     assert.deepEqual(await page.locator('header nav a').allTextContents(), ['Profile']);
@@ -44,6 +24,7 @@ describe('admin profile page and a viewer in a real browser', function () {
   });
 
   it('when a user edits their profile and changes their password, then both are saved and the new password signs in', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     await signInThrough(page, server.url, '/admin/profile', user.email);
     await screenshot(page, 'profile');

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { makeUser, PASSWORD } from '../support/auth';
 
@@ -17,13 +18,12 @@ const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 375,
 
 describe('admin settings and plugin pages in a real browser', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
   let sink: SmtpSink;
   let page: Page;
   let adminEmail: string;
 
   async function signIn(target: Page, email: string, next: string): Promise<void> {
+    const { server } = suite;
     await target.goto(`${server.url}${next}`);
     assert.equal(new URL(target.url()).pathname, '/auth/login', 'the page sends a signed-out visitor to sign in');
     await target.getByLabel('Email').fill(email);
@@ -48,23 +48,24 @@ describe('admin settings and plugin pages in a real browser', function () {
   before(async () => {
     await ctx().models.Plugin.destroy({ where: {} });
     sink = await startSmtpSink();
-    browser = await launchBrowser();
-    // No SMTP_URL: the test email goes through the email plugin as the admin configures it here.
-    server = await serve(buildApp({ env: { SMTP_URL: undefined, EMAIL_FROM: undefined } }));
+  });
+  // No SMTP_URL: the test email goes through the email plugin as the admin configures it here. One page, signed
+  // in once, serves every test.
+  const suite = browserSuite({ serve: () => serve(buildApp({ env: { SMTP_URL: undefined, EMAIL_FROM: undefined } })), pagePerTest: false });
+  before(async () => {
     adminEmail = (await makeUser({ role: 'admin' })).email;
-    page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    page = await suite.browser.newPage({ viewport: VIEWPORTS.desktop });
     await signIn(page, adminEmail, '/admin/plugins/otp-login');
   });
 
   after(async () => {
     await ctx().models.Plugin.destroy({ where: {} });
     await ctx().models.Setting.destroy({ where: {} });
-    await browser?.close();
-    await server?.close();
     await sink?.stop();
   });
 
   it('when the admin edits OTP settings, then the preview follows before saving, and Save stores them', async () => {
+    const { server } = suite;
     await page.goto(`${server.url}/admin/plugins/otp-login`);
     assert.equal(await page.locator('#otp-preview').getAttribute('sandbox'), '', 'the preview frame is sandboxed without exceptions');
     assert.match(await previewText(), /123456\b/);
@@ -100,6 +101,7 @@ describe('admin settings and plugin pages in a real browser', function () {
   });
 
   it('when a hostile button text is typed, then it shows as text in the preview and runs nowhere', async () => {
+    const { server } = suite;
     await page.goto(`${server.url}/admin/plugins/otp-login`);
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
@@ -115,6 +117,7 @@ describe('admin settings and plugin pages in a real browser', function () {
   });
 
   it('when the admin configures email and sends a test email, then it arrives; with a dead server, then the failure is shown in fixed words', async () => {
+    const { server } = suite;
     await page.goto(`${server.url}/admin/plugins/email`);
     await page.getByLabel('Active').check();
     await page.getByLabel('SMTP URL').fill(sink.url);
@@ -138,6 +141,7 @@ describe('admin settings and plugin pages in a real browser', function () {
   });
 
   it('when every page is drawn at desktop width and at 375 px, then each has its heading and nothing overflows sideways', async () => {
+    const { server } = suite;
     const pages = {
       'settings-security': '/admin/settings/security',
       plugins: '/admin/plugins',

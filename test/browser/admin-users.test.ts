@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
 import { buildApp, ctx, uniqueEmail } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 import { defineUserProfile } from '../../src/profiles/profile-definition';
 
 const HOSTILE = '<img src=x onerror="window.__xss=1;alert(1)">';
@@ -25,29 +25,10 @@ const definition = defineUserProfile({
 
 describe('admin user pages in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    server = await serve(buildApp({ profileDefinition: definition }));
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ serve: () => serve(buildApp({ profileDefinition: definition })) });
 
   it('when an admin signs in from /admin/users, creates, searches and edits a user, then every step shows on the page', async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin/users', admin.email);
 
@@ -125,6 +106,7 @@ describe('admin user pages in a real browser', function () {
   });
 
   it('when the only admin tries to demote themselves, then the rule shows at the Role field and nothing changes', async () => {
+    const { page, server } = suite;
     await ctx().models.User.update({ role: 'editor' }, { where: { role: 'admin' } });
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, `/admin/users/${admin.id}/edit`, admin.email);
@@ -137,6 +119,7 @@ describe('admin user pages in a real browser', function () {
   });
 
   it('when a form is posted without its _csrf field, then it is refused and nothing changes', async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin/users/new', admin.email);
     const email = uniqueEmail('nocsrf');

@@ -1,42 +1,29 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve, type Served } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 /** CONTRACT 11's pages: the "API keys" card of /admin/profile and the "Signing keys" card of /admin/settings/security. */
 describe('API keys and signing keys cards in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let asymmetric: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
+  const suite = browserSuite({ viewport: { width: 1280, height: 900 } });
+  let asymmetric: Served;
 
   before(async () => {
-    browser = await launchBrowser();
-    server = await serve(ctx().app);
     asymmetric = await serve(buildApp({ env: { JWT_ALGORITHM: 'EdDSA' } }));
   });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
   after(async () => {
-    await browser?.close();
-    await server?.close();
     await asymmetric?.close();
   });
 
   const card = (p: Page, name: string) => p.locator('section', { has: p.getByRole('heading', { name, exact: true }) });
 
   it('when a user makes a key with some permissions and an expiry, then it is shown once, works, is listed without it, and Revoke ends it', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'editor' });
     await signInThrough(page, server.url, '/admin/profile', user.email);
     const keys = card(page, 'API keys');
@@ -73,6 +60,7 @@ describe('API keys and signing keys cards in a real browser', function () {
   });
 
   it('when the form is sent without a name, then it comes back with the error beside the field and the ticks kept', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     await signInThrough(page, server.url, '/admin/profile', user.email);
     const keys = card(page, 'API keys');
@@ -87,6 +75,7 @@ describe('API keys and signing keys cards in a real browser', function () {
   });
 
   it('when an admin rotates the signing key on the security page, then the new key signs and the old one is listed as verifying only', async () => {
+    const { page } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, asymmetric.url, '/admin/settings/security', admin.email);
     const keys = card(page, 'Signing keys');
@@ -105,6 +94,7 @@ describe('API keys and signing keys cards in a real browser', function () {
   });
 
   it('when the algorithm is HS256, then the card names JWT_SECRET and offers no rotation', async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin/settings/security', admin.email);
     const keys = card(page, 'Signing keys');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
-import { launchBrowser, serve, watchForCspViolations } from '../support/browser';
+import { serve, watchForCspViolations } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
 import { screenshot, signInThrough } from '../support/admin-browser';
 
@@ -12,35 +12,26 @@ import { screenshot, signInThrough } from '../support/admin-browser';
  */
 describe('pages under the Content-Security-Policy in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
+  const suite = browserSuite({ serve: () => serve(buildApp()) });
   let csp: ReturnType<typeof watchForCspViolations>;
 
   before(async () => {
-    browser = await launchBrowser();
-    server = await serve(buildApp());
     await ctx().models.Plugin.upsert({ name: 'otp-login', active: true, settings: {} });
   });
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    csp = watchForCspViolations(page);
-  });
-  afterEach(async () => {
-    await page.close();
+    csp = watchForCspViolations(suite.page);
   });
   after(async () => {
     await ctx().models.Plugin.destroy({ where: {} });
-    await browser?.close();
-    await server?.close();
   });
 
   /** The page's own stylesheet applied (a refused one would leave the browser's default white and serif). */
   async function styled(): Promise<boolean> {
-    return page.evaluate<boolean>("[...document.styleSheets].some((sheet) => (sheet.href || '').includes('/static/')) && getComputedStyle(document.body).fontFamily !== 'serif'");
+    return suite.page.evaluate<boolean>("[...document.styleSheets].some((sheet) => (sheet.href || '').includes('/static/')) && getComputedStyle(document.body).fontFamily !== 'serif'");
   }
 
   it('when each sign-in page is opened, then it is styled and reports no violation', async () => {
+    const { page, server } = suite;
     for (const path of ['/auth/login', '/auth/register', '/auth/otp', '/auth/forgot-password']) {
       const res = await page.goto(`${server.url}${path}`);
       assert.equal(res?.status(), 200, path);
@@ -52,6 +43,7 @@ describe('pages under the Content-Security-Policy in a real browser', function (
   });
 
   it('when an admin opens every admin page, then each is styled and reports no violation', async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin', admin.email);
     const pages = ['/admin', '/admin/users', '/admin/users/new', `/admin/users/${admin.id}/edit`, '/admin/profile', '/admin/content', '/admin/content/new',
@@ -65,6 +57,7 @@ describe('pages under the Content-Security-Policy in a real browser', function (
   });
 
   it('when the OTP settings are edited, then the live preview follows the form, styled and with the logo, and nothing is refused', async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin/plugins/otp-login', admin.email);
     const frame = page.frameLocator('#otp-preview');
@@ -85,6 +78,7 @@ describe('pages under the Content-Security-Policy in a real browser', function (
   });
 
   it('when the OpenAPI viewer is opened, then it draws the API from its own files and reports no violation', async () => {
+    const { page, server } = suite;
     const res = await page.goto(`${server.url}/api/docs`);
     assert.equal(res?.status(), 200);
     await page.locator('.opblock').first().waitFor({ timeout: 20_000 });

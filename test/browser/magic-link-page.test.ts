@@ -1,28 +1,24 @@
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { createTestUser } from '../support/users';
 import { linkFrom, magicLinkApp } from '../support/magic-link';
 
 describe('magic-link form of the sign-in page in a real browser', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
   let sink: SmtpSink;
 
   before(async () => {
     sink = await startSmtpSink();
-    browser = await launchBrowser();
-    server = await serve(magicLinkApp(sink));
   });
+  const suite = browserSuite({ serve: () => serve(magicLinkApp(sink)), pagePerTest: false });
   after(async () => {
-    await browser?.close();
-    await server?.close();
     await sink?.stop();
   });
 
   it('when a user asks for a link (a typo first), then the page says "Check your email", and the mailed link signs them in by the server session', async () => {
+    const { browser, server } = suite;
     const user = await createTestUser('viewer', { firstName: 'Mona' });
     const context = await browser.newContext();
     const page = await context.newPage();

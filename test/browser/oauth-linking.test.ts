@@ -1,65 +1,34 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
-import type { Browser, Page } from 'playwright-core';
-import { buildApp, ctx, uniqueEmail } from '../support/context';
-import { launchBrowser } from '../support/browser';
+import { ctx, uniqueEmail } from '../support/context';
+import { serveAtLocalhost } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
-import { signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { signInThrough, submit } from '../support/admin-browser';
 import { OAuthProviderStandIn, enableBoth } from '../support/oauth-provider';
-
-/**
- * The app at http://localhost:<port> with BASE_URL saying so (redirect_uri must match where the browser
- * is), and the provider stand-in at 127.0.0.1: another site, as GitHub and Google are, so the SameSite
- * rules of a real flow apply (the provider's consent click is a cross-site navigation back to us).
- */
-async function serveAtLocalhost(): Promise<{ url: string; close: () => Promise<void> }> {
-  let app: Express | undefined;
-  const server = http.createServer((req, res) => app!(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
-  app = buildApp({ env: { BASE_URL: url } });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('OAuth sign-in and account linking in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serveAtLocalhost>>;
   let stand: OAuthProviderStandIn;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
 
   before(async () => {
     stand = await new OAuthProviderStandIn().start();
     stand.mode = 'consent';
-    browser = await launchBrowser();
-    server = await serveAtLocalhost();
   });
   beforeEach(async () => {
     await enableBoth(stand);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    checkScripts = watchForScripts(page);
   });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
+  /**
+   * The app at http://localhost (redirect_uri must match where the browser is), and the provider stand-in at
+   * 127.0.0.1: another site, as GitHub and Google are, so the SameSite rules of a real flow apply (the
+   * provider's consent click is a cross-site navigation back to us).
+   */
+  const suite = browserSuite({ serve: serveAtLocalhost });
   after(async () => {
-    await browser?.close();
-    await server?.close();
     await stand?.stop();
   });
 
   it('when a user links GitHub from their profile and unlinks it again, then the page shows the account, then the message, and the Link button comes back', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     const githubEmail = uniqueEmail('browser-gh');
     stand.as('github', { id: 424_242, login: 'browser-linker', name: 'Browser Linker', emails: [{ email: githubEmail, primary: true, verified: true }] });
@@ -91,6 +60,7 @@ describe('OAuth sign-in and account linking in a real browser', function () {
   });
 
   it('when a new person signs in with Google from the sign-in page, then they reach the admin site, and cannot unlink their only way in', async () => {
+    const { page, server } = suite;
     await makeUser();
     stand.as('google', { sub: 'browser-google-1', email: uniqueEmail('browser-g'), email_verified: true, name: 'Gee Browser' });
     await page.goto(`${server.url}/auth/login`);

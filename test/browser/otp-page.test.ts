@@ -1,30 +1,28 @@
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { createTestUser } from '../support/users';
 
 describe('OTP sign-in page in a real browser', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
   let sink: SmtpSink;
 
   before(async () => {
     sink = await startSmtpSink();
-    browser = await launchBrowser();
-    server = await serve(buildApp({ env: { SMTP_URL: sink.url } }));
+  });
+  const suite = browserSuite({ serve: () => serve(buildApp({ env: { SMTP_URL: sink.url } })), pagePerTest: false });
+  before(async () => {
     await ctx().models.Plugin.upsert({ name: 'otp-login', active: true, settings: {} });
   });
   after(async () => {
     await ctx().models.Plugin.destroy({ where: {} });
-    await browser?.close();
-    await server?.close();
     await sink?.stop();
   });
 
   it('when a user follows "Sign in with a code", types a wrong code and then the mailed one, then they land signed in on the redirect', async () => {
+    const { browser, server } = suite;
     const user = await createTestUser('viewer', { firstName: 'Otto' });
     const page = await browser.newPage();
     await page.goto(`${server.url}/auth/login?redirect=/auth/me`);

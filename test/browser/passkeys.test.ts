@@ -1,33 +1,11 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { buildApp, ctx } from '../support/context';
-import { launchBrowser } from '../support/browser';
+import type { CDPSession, Page } from 'playwright-core';
+import { ctx } from '../support/context';
+import { serveAtLocalhost } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { PASSWORD, makeUser, tokenFor } from '../support/auth';
 import { codeFor, enrolTotp } from '../support/totp';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
-
-/**
- * The app at http://localhost:<port>, BASE_URL saying so: WebAuthn takes `localhost` as RP ID over plain
- * http (a secure context), never 127.0.0.1 (an IP address is no RP ID).
- */
-async function serveAtLocalhost(): Promise<{ url: string; close: () => Promise<void> }> {
-  let app: Express | undefined;
-  const server = http.createServer((req, res) => app!(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
-  app = buildApp({ env: { BASE_URL: url } });
-  return {
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 /**
  * Chromium's virtual authenticator (DevTools protocol): a platform authenticator with resident keys and user
@@ -51,31 +29,13 @@ async function signOut(page: Page): Promise<void> {
 
 describe('passkeys in a real browser (Chromium virtual authenticator)', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serveAtLocalhost>>;
-  let context: BrowserContext;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    server = await serveAtLocalhost();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await context.close();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  // At localhost: WebAuthn takes it as RP ID over plain http, never 127.0.0.1. Each test's page has a browser
+  // context of its own, so no test inherits another's sign-in.
+  const suite = browserSuite({ serve: serveAtLocalhost });
 
   it('when a user adds a passkey on their profile, signs out and signs in with it, then removes it, then the passkey is refused', async () => {
+    const { page, server } = suite;
+    const context = page.context();
     const user = await makeUser({ role: 'author' });
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
     await signInThrough(page, server.url, '/admin/profile', user.email);
@@ -121,6 +81,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
   });
 
   it('when the sign-in page was opened with a redirect, then the passkey sign-in goes there', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     await addVirtualAuthenticator(page);
     await signInThrough(page, server.url, '/admin/profile', user.email);
@@ -133,6 +94,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
   });
 
   it('when a user with TOTP signs in with a password, then the second step offers "Use a passkey", which signs them in; a verified passkey sign-in skips the second step', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     // Enrolled through the suite's app (its tokens name its BASE_URL); the same database and secret.
     const { secret } = await enrolTotp(ctx().app, await tokenFor(user));
@@ -169,6 +131,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
   });
 
   it('when JavaScript is off, then the sign-in page offers no passkey and the password form still signs in; the profile says adding needs JavaScript', async () => {
+    const { browser, server } = suite;
     const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     try {
       const plain = await noScript.newPage();

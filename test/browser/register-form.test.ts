@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { buildApp, ctx, uniqueEmail } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { defineUserProfile } from '../../src/profiles/profile-definition';
 
 const definition = defineUserProfile({
@@ -20,19 +20,10 @@ const definition = defineUserProfile({
 
 describe('registration form in a real browser', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    server = await serve(buildApp({ profileDefinition: definition }));
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ serve: () => serve(buildApp({ profileDefinition: definition })), pagePerTest: false });
 
   it('when the form is filled with a bad value, then the error shows next to its field and the values stay; fixed, it registers', async () => {
+    const { browser, server } = suite;
     const page = await browser.newPage();
     await page.goto(`${server.url}/auth/register`);
 

@@ -1,37 +1,17 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { PASSWORD, makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 /** CONTRACT 8's pages: the Sessions card of /admin/profile and of /admin/users/:id/edit. */
 describe('sessions cards in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    server = await serve(ctx().app);
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite({ viewport: { width: 1280, height: 900 } });
 
   /** A sign-in from another device (a phone), through the JSON API: its token. */
   async function signInElsewhere(email: string): Promise<string> {
@@ -42,6 +22,7 @@ describe('sessions cards in a real browser', function () {
   const card = (p: Page) => p.locator('section', { has: p.getByRole('heading', { name: 'Sessions' }) });
 
   it('when a user has another session, then the profile lists both, marks this device, and "Sign out" ends the other', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     const phone = await signInElsewhere(user.email);
     await signInThrough(page, server.url, '/admin/profile', user.email);
@@ -61,6 +42,7 @@ describe('sessions cards in a real browser', function () {
   });
 
   it('when a user signs out everywhere else, then only this device stays', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'viewer' });
     const phones = [await signInElsewhere(user.email), await signInElsewhere(user.email)];
     await signInThrough(page, server.url, '/admin/profile', user.email);
@@ -73,6 +55,7 @@ describe('sessions cards in a real browser', function () {
   });
 
   it("when an admin opens a user's edit page, then the user's sessions are listed and \"Sign out all sessions\" ends them", async () => {
+    const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     const user = await makeUser({ role: 'editor' });
     const phone = await signInElsewhere(user.email);

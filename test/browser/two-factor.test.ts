@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
-import { launchBrowser, serve } from '../support/browser';
+import { serve } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 import { PASSWORD, makeUser } from '../support/auth';
-import { screenshot, signInThrough, submit, watchForScripts } from '../support/admin-browser';
+import { screenshot, signInThrough, submit } from '../support/admin-browser';
 import { awayFromStepEnd, codeFor } from '../support/totp';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -11,31 +11,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** CONTRACT 9 pages in Chromium: enrolment with the QR code, the second step of sign-in, the step-up prompt. */
 describe('two-factor pages in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  let page: Page;
-  let checkScripts: () => Promise<void>;
-
-  before(async () => {
-    browser = await launchBrowser();
-    // A step-up age of 3 seconds, so the prompt can be reached by waiting.
-    server = await serve(buildApp({ env: { STEP_UP_MAX_AGE: '3s' } }));
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    checkScripts = watchForScripts(page);
-  });
-  afterEach(async () => {
-    await checkScripts();
-    await page.close();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  // A step-up age of 3 seconds, so the prompt can be reached by waiting.
+  const suite = browserSuite({ serve: () => serve(buildApp({ env: { STEP_UP_MAX_AGE: '3s' } })) });
 
   /** Enrols through the pages: profile card → setup → QR and key → code → recovery codes. */
   async function enrolThroughPages(): Promise<{ secret: string; recoveryCodes: string[] }> {
+    const { page, server } = suite;
     await page.goto(`${server.url}/admin/profile`);
     await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Set up two-factor authentication' }).click()]);
     assert.equal(new URL(page.url()).pathname, '/admin/profile/two-factor');
@@ -59,11 +40,13 @@ describe('two-factor pages in a real browser', function () {
   }
 
   async function signOut(): Promise<void> {
+    const { page, server } = suite;
     await page.goto(`${server.url}/admin/profile`);
     await submit(page, 'Sign out');
   }
 
   it('when a user enrols on the profile page and signs in again, then /auth/2fa asks for the code (or a recovery code) and lands where they were going', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'editor' });
     await signInThrough(page, server.url, '/admin/profile', user.email);
     const { secret, recoveryCodes } = await enrolThroughPages();
@@ -98,6 +81,7 @@ describe('two-factor pages in a real browser', function () {
   });
 
   it('when a step-up action is posted from an old sign-in, then the prompt asks for the password and comes back to the page, where the action then works', async () => {
+    const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     await signInThrough(page, server.url, '/admin/profile', user.email);
     // auth_time is whole seconds: 4.5 s later the sign-in is at least 4 s old, past STEP_UP_MAX_AGE (3 s) however the

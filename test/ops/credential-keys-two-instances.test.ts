@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
 import { ctx } from '../support/context';
-import { makeUser, PASSWORD } from '../support/auth';
-import { killRedis, redisServerAvailable, startRedis, type PrivateRedis } from '../support/redis-server';
-import { RedisStore } from '../../src/store/redis-store';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/config';
+import { makeUser } from '../support/auth';
+import { bearer, signIn, twoInstances } from '../support/two-instances';
 
 const headerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8')) as { kid: string; alg: string };
 
@@ -18,43 +15,13 @@ const headerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 
  */
 describe('API keys and signing keys across two service instances', function () {
   this.timeout(60_000);
-  let redis: PrivateRedis | undefined;
-  const stores: RedisStore[] = [];
-  let first: Express;
-  let second: Express;
-
-  before(async function () {
-    if (!redisServerAvailable()) this.skip();
-    redis = await startRedis();
-    const { env, logger, sequelize, models } = ctx();
-    const config = loadConfig({ ...env, REDIS_URL: redis.url, JWT_ALGORITHM: 'ES256' });
-    const instances = [];
-    for (let i = 0; i < 2; i++) {
-      const store = new RedisStore(redis.url, { keyPrefix: 'shared:' });
-      await store.connect();
-      stores.push(store);
-      instances.push(createApp({ config, logger, sequelize, models, store }));
-    }
-    [first, second] = instances;
-  });
+  const instances = twoInstances({ JWT_ALGORITHM: 'ES256' });
+  const { stores } = instances;
 
   // Sign-ins count against the login limit in this Redis too: each test starts from an empty one.
   beforeEach(async () => {
     await stores[0]?.client.flushall();
   });
-
-  after(async () => {
-    for (const store of stores) await store.close();
-    if (redis) await killRedis(redis);
-  });
-
-  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-  async function signIn(on: Express, email: string): Promise<string> {
-    const res = await request(on).post('/auth/login').send({ email, password: PASSWORD });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.token as string;
-  }
 
   async function keyOf(on: Express, token: string): Promise<{ key: string; id: string }> {
     const res = await request(on).post('/auth/api-keys').set(bearer(token)).send({ name: 'job' });
@@ -63,6 +30,7 @@ describe('API keys and signing keys across two service instances', function () {
   }
 
   it('when a key is revoked on one instance, then the other refuses it at once though it had cached it, and after Redis restarts empty', async () => {
+    const { first, second } = instances;
     const user = await makeUser({ role: 'editor' });
     const token = await signIn(first, user.email);
     const { key, id } = await keyOf(first, token);
@@ -78,6 +46,7 @@ describe('API keys and signing keys across two service instances', function () {
   });
 
   it('when the owner is demoted on one instance, then the key is limited on the other at once', async () => {
+    const { first, second } = instances;
     const admin = await makeUser({ role: 'admin' });
     const owner = await makeUser({ role: 'admin' });
     const { key } = await keyOf(first, await signIn(first, owner.email));
@@ -88,6 +57,7 @@ describe('API keys and signing keys across two service instances', function () {
   });
 
   it('when a signing key is rotated on one instance, then the other signs with it at once and tokens of the old key keep working on both', async () => {
+    const { first, second } = instances;
     const admin = await makeUser({ role: 'admin' });
     const user = await makeUser();
     const adminToken = await signIn(second, admin.email);
@@ -108,6 +78,7 @@ describe('API keys and signing keys across two service instances', function () {
   });
 
   it('when two rotations race on the two instances, then both answer 200 and exactly one key signs', async () => {
+    const { first, second } = instances;
     const admin = await makeUser({ role: 'admin' });
     const token = await signIn(first, admin.email);
     const results = await Promise.all([first, second].map((on) => request(on).post('/api/settings/keys/rotate').set(bearer(token))));

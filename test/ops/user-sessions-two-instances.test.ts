@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
-import { ctx } from '../support/context';
-import { makeUser, payloadOf, PASSWORD } from '../support/auth';
-import { killRedis, redisServerAvailable, startRedis, type PrivateRedis } from '../support/redis-server';
-import { RedisStore } from '../../src/store/redis-store';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/config';
+import { makeUser, payloadOf } from '../support/auth';
+import { bearer, signIn, twoInstances } from '../support/two-instances';
 
 /**
  * CONTRACT 8 across instances: a session ended or caught reused on one instance is dead on the other at once,
@@ -14,42 +10,14 @@ import { loadConfig } from '../../src/config/config';
  */
 describe('sessions across two service instances (each with its own Redis connection)', function () {
   this.timeout(60_000);
-  let redis: PrivateRedis | undefined;
-  const stores: RedisStore[] = [];
-  let first: Express;
-  let second: Express;
+  // No reuse window: a superseded token is dead at once, so reuse is tested without waiting.
+  const instances = twoInstances({ REFRESH_REUSE_WINDOW_SECONDS: '0' });
+  const { stores } = instances;
 
-  before(async function () {
-    if (!redisServerAvailable()) this.skip();
-    redis = await startRedis();
-    const { env, logger, sequelize, models } = ctx();
-    // No reuse window: a superseded token is dead at once, so reuse is tested without waiting.
-    const config = loadConfig({ ...env, REDIS_URL: redis.url, REFRESH_REUSE_WINDOW_SECONDS: '0' });
-    const instances = [];
-    for (let i = 0; i < 2; i++) {
-      const store = new RedisStore(redis.url, { keyPrefix: 'shared:' });
-      await store.connect();
-      stores.push(store);
-      instances.push(createApp({ config, logger, sequelize, models, store }));
-    }
-    [first, second] = instances;
-  });
-
-  after(async () => {
-    for (const store of stores) await store.close();
-    if (redis) await killRedis(redis);
-  });
-
-  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   const me = (on: Express, token: string) => request(on).get('/auth/me').set(bearer(token));
 
-  async function signIn(on: Express, email: string): Promise<string> {
-    const res = await request(on).post('/auth/login').send({ email, password: PASSWORD });
-    assert.equal(res.status, 200);
-    return res.body.token as string;
-  }
-
   it('when a session is ended on one instance, then the other refuses its token at once, though it had cached it', async () => {
+    const { first, second } = instances;
     const user = await makeUser();
     const laptop = await signIn(first, user.email);
     const phone = await signIn(second, user.email);
@@ -63,6 +31,7 @@ describe('sessions across two service instances (each with its own Redis connect
   });
 
   it('when a superseded token is reused on the other instance, then the session ends on both', async () => {
+    const { first, second } = instances;
     const user = await makeUser();
     const stolen = await signIn(first, user.email);
     const owners = (await request(first).post('/auth/refresh').set(bearer(stolen))).body.token as string;
@@ -75,6 +44,7 @@ describe('sessions across two service instances (each with its own Redis connect
   });
 
   it('when Redis restarts empty after a session was ended, then neither instance lets its token back in', async () => {
+    const { first, second } = instances;
     const user = await makeUser();
     const ended = await signIn(first, user.email);
     const current = await signIn(first, user.email);
