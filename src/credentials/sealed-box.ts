@@ -62,5 +62,3 @@ export function createSealedBox(options: SealedBoxOptions) {
 
   return { seal, open };
 }
-
-export type SealedBox = ReturnType<typeof createSealedBox>;
