@@ -121,12 +121,13 @@ export function createUserList({ sequelize, models }: { sequelize: Sequelize; mo
     if (query.q) {
       // Through the trigram index, newest first: the first SEARCH_TOTAL_LIMIT + 1 matches give the total and
       // every page within them; a deeper page of a common term reads down to it.
-      const found = await trigrams.matches(query.q, where, SEARCH_TOTAL_LIMIT + 1);
-      if (found) {
+      const search = await trigrams.plan(query.q, where);
+      if (search) {
+        const found = await search(SEARCH_TOTAL_LIMIT + 1);
         const total = found.length > SEARCH_TOTAL_LIMIT ? { total: SEARCH_TOTAL_LIMIT, totalExact: false } : { total: found.length, totalExact: true };
         const deep = found.length > SEARCH_TOTAL_LIMIT && offset + query.limit > found.length;
-        const onPage = deep ? await trigrams.matches(query.q, where, query.limit, offset) : found.slice(offset, offset + query.limit);
-        return page((onPage ?? []).map((match) => match.id), total);
+        const onPage = deep ? await search(query.limit, offset) : found.slice(offset, offset + query.limit);
+        return page(onPage.map((match) => match.id), total);
       }
       // A term of one or two characters has no trigram: the narrow search index is scanned.
       const matches = await models.User.findAll({ attributes: ['id', 'createdAt'], where, limit: SEARCH_TOTAL_LIMIT + 1, raw: true });

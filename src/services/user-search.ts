@@ -7,6 +7,9 @@ export interface SearchMatch {
   createdAt: Date | string;
 }
 
+/** Reads a planned search's matches, `limit` of them after `offset`. */
+export type SearchReader = (limit: number, offset?: number) => Promise<SearchMatch[]>;
+
 /** At most this many of a term's trigrams are weighed (spread over the term): a long term needs no more to be rare. */
 const SAMPLED_GRAMS = 12;
 /**
@@ -60,7 +63,7 @@ function trigramsOf(lowered: string | Buffer): (string | Buffer)[] {
  * into the index (one EXPLAIN, under a millisecond), and is counted on SQLite, whose planner keeps no
  * per-value statistics; either way the join order is then fixed (STRAIGHT_JOIN, CROSS JOIN), since a
  * planner that sees only "one row per lookup" orders the lookups arbitrarily.
- * `matches` answers null for a term shorter than three units (no trigram to look up): the caller scans.
+ * `plan` answers null for a term shorter than three units (no trigram to look up): the caller scans.
  */
 export function createTrigramSearch({ sequelize, models }: { sequelize: Sequelize; models: Models }) {
   const mysql = sequelize.getDialect() === 'mysql';
@@ -100,17 +103,19 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
   }
 
   /**
-   * Users matching `where` (which holds the search's LIKE) among those holding the term's trigrams, newest
+   * Plans a search once: the term lowered, its trigrams ranked, the statement written. Answers a reader of the
+   * users matching `where` (which holds the search's LIKE) among those holding the term's trigrams, newest
    * first (then by id, the list's order), `limit` of them after `offset`: read in that order from the rarest
-   * trigram's entries, which the index keeps in creation order, so no match past the page is read.
+   * trigram's entries, which the index keeps in creation order, so no match past the page is read. Null for a
+   * term shorter than three units (no trigram to look up).
    */
-  async function matches(term: string, where: WhereOptions, limit: number, offset = 0): Promise<SearchMatch[] | null> {
+  async function plan(term: string, where: WhereOptions): Promise<SearchReader | null> {
     const grams = trigramsOf(await loweredTerm(term));
     if (grams.length === 0) return null;
     const counts = await holders(grams);
     // A trigram no user holds: nobody matches, and nothing more is read (MariaDB estimates an empty range at
     // one row; the join then reads none).
-    if (counts.some((n) => n === 0)) return [];
+    if (counts.some((n) => n === 0)) return async () => [];
     const ranked = grams.map((gram, i) => ({ gram, n: counts[i] })).sort((a, b) => a.n - b.n);
     const rarest = ranked.filter((entry, i) => i < ALWAYS_JOINED || (i === ALWAYS_JOINED && entry.n <= THIRD_GRAM_RATIO * ranked[0].n));
     const tables = rarest.map((_, i) => `user_search_grams g${i}`).join(` ${JOIN} `);
@@ -120,9 +125,9 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
     const conditions = inner.getWhereConditions(inColumnNames(where, models.User), 'u', models.User);
     const sql = `SELECT u.id AS id, u.created_at AS createdAt FROM ${tables} ${JOIN} users u
       WHERE ${matched.join(' AND ')} AND u.id = g0.user_id${conditions ? ` AND ${conditions}` : ''}
-      ORDER BY g0.created_at DESC, g0.user_id DESC LIMIT ${limit} OFFSET ${offset}`;
-    return sequelize.query<SearchMatch>(sql, { type: QueryTypes.SELECT });
+      ORDER BY g0.created_at DESC, g0.user_id DESC`;
+    return (limit, offset = 0) => sequelize.query<SearchMatch>(`${sql} LIMIT ${limit} OFFSET ${offset}`, { type: QueryTypes.SELECT });
   }
 
-  return { matches };
+  return { plan };
 }
