@@ -13,6 +13,7 @@ import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../metrics/metrics';
 import { sqlDate } from '../db/sql-date';
+import { BoundedMap } from '../util/bounded-map';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
 export interface SessionView {
@@ -74,11 +75,10 @@ export function createSessionService(deps: {
 }) {
   const { config, models, revocations, settings, activity, notices, metrics } = deps;
   const log = deps.logger.child({ component: 'sessions' });
-  const touched = new Map<string, number>();
+  const touched = new BoundedMap<string, number>(TOUCHED_SESSIONS);
 
   /** Notes that the session's lastUsedAt was just written (a sign-in, a refresh, a touch); the oldest note goes first. */
   function remember(sid: string): void {
-    if (touched.size >= TOUCHED_SESSIONS && !touched.has(sid)) touched.delete(touched.keys().next().value as string);
     touched.set(sid, Date.now());
   }
 

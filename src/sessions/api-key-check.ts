@@ -11,6 +11,7 @@ import type { AuthUserRecords } from './auth-user-records';
 import type { Revocations } from './revocations';
 import type { CredentialCheck } from './token-check';
 import { API_KEY_HEADER } from './request-token';
+import { BoundedMap } from '../util/bounded-map';
 
 export const API_KEY_MESSAGES = {
   invalid: 'Invalid API key',
@@ -98,13 +99,12 @@ export function createApiKeyVerifier(deps: {
 }) {
   const { models, authUsers, store, revocations, hasher, rateLimit } = deps;
   const log = deps.logger.child({ component: 'api-keys' });
-  const recent = new Map<string, Known>();
-  const touched = new Map<string, number>();
+  const recent = new BoundedMap<string, Known>(RECENT_KEYS);
+  const touched = new BoundedMap<string, number>(RECENT_KEYS);
   /** Per-process counters while the store fails: limiting degrades to per instance, never to none. */
   const fallbackCounts = new Map<string, { count: number; resetAt: number }>();
 
   function remember(key: string, known: Known): void {
-    if (recent.size >= RECENT_KEYS && !recent.has(key)) recent.delete(recent.keys().next().value as string);
     deepFreeze(known.entry);
     recent.set(key, known);
   }
@@ -199,7 +199,6 @@ export function createApiKeyVerifier(deps: {
   function touch(keyId: string): void {
     const now = Date.now();
     if (now - (touched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
-    if (touched.size >= RECENT_KEYS) touched.delete(touched.keys().next().value as string);
     touched.set(keyId, now);
     void (async () => {
       if (!(await store.setIfAbsent(keys.touched(keyId), '1', TOUCH_INTERVAL_MS / 1000))) return;

@@ -6,6 +6,7 @@ import type { Config } from '../config/config';
 import type { KeyValueStore } from '../store';
 import type { RedisStore } from '../store/redis-store';
 import { AppError } from '../http/app-error';
+import { BoundedMap } from '../util/bounded-map';
 import type { IssuedToken } from './token.service';
 
 export const SESSION_COOKIE = 'auth_session';
@@ -15,6 +16,8 @@ export const SESSION_MESSAGES = {
 
 /** Session keys in the shared store: `sess:<id>` (under the store's own prefix). */
 const KEY_PREFIX = 'sess:';
+/** How many signed cookie values whose signature checked are remembered, with the session id each carries. */
+const RECENT_COOKIES = 1000;
 
 declare module 'express-session' {
   interface SessionData {
@@ -114,14 +117,27 @@ export function createServerSessions(deps: { config: Config; store: KeyValueStor
   }
 
   /**
+   * Cookie values whose signature checked, and the id each carries. The check is a function of the value and
+   * the secret alone, and a browser sends the same value with every request: remembering the answer spares
+   * each request an HMAC and two SHA-1 digests (cookie-signature's comparison), about a quarter of what a session
+   * request cost beyond an `auth_token` one. Only values that passed are kept, so forged ones cannot fill it.
+   * The session itself is still read from the store on every request.
+   */
+  const verifiedCookies = new BoundedMap<string, string>(RECENT_COOKIES);
+
+  /**
    * The session id the cookie carries, if its signature is ours: express-session's cookie format, `s:`
    * then the id and its HMAC (checked by cookie-parser in constant time). Anything else names no session.
    */
   function signedSessionId(req: Request): string | null {
     const value = cookieValue(req);
     if (secret === undefined || value === null || !value.startsWith('s:')) return null;
+    const known = verifiedCookies.get(value);
+    if (known !== undefined) return known;
     const id = cookieParser.signedCookie(value, secret);
-    return typeof id === 'string' && id !== '' ? id : null;
+    if (typeof id !== 'string' || id === '') return null;
+    verifiedCookies.set(value, id);
+    return id;
   }
 
   /**

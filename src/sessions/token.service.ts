@@ -9,6 +9,7 @@ import type { AccessClaims, AuthUser } from './auth-user';
 import type { AuthUserRecords } from './auth-user-records';
 import type { Revocations } from './revocations';
 import type { SigningKeys } from './signing-keys';
+import { BoundedMap } from '../util/bounded-map';
 
 const VERIFICATION_CACHE_SECONDS = 300;
 
@@ -123,9 +124,8 @@ export function createTokenService(deps: {
    * cannot fill it; claims and entry are frozen, being shared between requests (measured A/B: 7 µs less CPU
    * per `/auth/me`, about 5 %).
    */
-  const recentTokens = new Map<string, { named: AccessClaims; cacheKey: string; raw: string; entry: CacheEntry }>();
+  const recentTokens = new BoundedMap<string, { named: AccessClaims; cacheKey: string; raw: string; entry: CacheEntry }>(RECENT_TOKENS);
   function rememberToken(token: string, facts: { named: AccessClaims; cacheKey: string; raw: string; entry: CacheEntry }): void {
-    if (recentTokens.size >= RECENT_TOKENS && !recentTokens.has(token)) recentTokens.delete(recentTokens.keys().next().value as string);
     deepFreeze(facts.entry);
     deepFreeze(facts.named);
     recentTokens.set(token, facts);
