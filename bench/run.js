@@ -356,26 +356,78 @@ async function compareWithBare(service, variants, meBody) {
   const bareRequest = { title: 'bare', url: `${bare.url}/auth/me`, connections: 10 };
   for (const variant of variants) await cannon({ ...variant.request, duration: 2 });
   await cannon({ ...bareRequest, duration: 2 });
+  // Every slice of the service sits between two of bare Express's, and is judged against their mean: this host's
+  // speed drifts within seconds (bare Express alone 124–201 µs of CPU per request between the rounds of one step),
+  // so a floor measured a whole round earlier compared a fast moment with a slow one.
+  const bareSlice = () => round(bare.child.pid, { ...bareRequest, duration: SECONDS / 2 });
   const rounds = [];
+  let before = await bareSlice();
   for (let i = 0; i < ROUNDS; i++) {
-    const entry = { bare: await round(bare.child.pid, { ...bareRequest, duration: SECONDS / 2 }) };
-    for (const variant of variants) entry[variant.name] = await round(service.child.pid, { ...variant.request, duration: SECONDS / 2 });
+    const entry = { floor: {} };
+    const bares = [];
+    for (const variant of variants) {
+      entry[variant.name] = await round(service.child.pid, { ...variant.request, duration: SECONDS / 2 });
+      const after = await bareSlice();
+      entry.floor[variant.name] = meanOfRounds([before, after]);
+      bares.push(after);
+      before = after;
+    }
+    entry.bare = meanOfRounds(bares);
     rounds.push(entry);
   }
+  const together = {};
+  for (const variant of variants) together[variant.name] = await sideBySide(variant.request, bareRequest, pinned);
   if (pinned) pin([service.child.pid, process.pid], null);
   await stop(bare.child);
   const out = { pinned, bare: summarize(rounds.map((r) => r.bare)) };
   for (const variant of variants) {
     const own = rounds.map((r) => r[variant.name]);
-    out[variant.name] = {
-      ...summarize(own),
-      ratio: median(rounds.map((r) => r[variant.name].perSecond / r.bare.perSecond)),
-      ratioPerRound: rounds.map((r) => r[variant.name].perSecond / r.bare.perSecond),
-      cpuRatio: median(rounds.map((r) => r[variant.name].cpuPerRequest / r.bare.cpuPerRequest)),
-      cpuRatioPerRound: rounds.map((r) => r[variant.name].cpuPerRequest / r.bare.cpuPerRequest),
-    };
+    const ratios = rounds.map((r) => r[variant.name].perSecond / r.floor[variant.name].perSecond);
+    const cpuRatios = rounds.map((r) => r[variant.name].cpuPerRequest / r.floor[variant.name].cpuPerRequest);
+    out[variant.name] = { ...summarize(own), ratio: median(ratios), ratioPerRound: ratios, cpuRatio: median(cpuRatios), cpuRatioPerRound: cpuRatios, sideBySide: together[variant.name] };
   }
   return out;
+}
+
+/** autocannon in a process of its own (optionally pinned to a core); answers its JSON result. */
+function autocannonProcess(request, seconds, core) {
+  const args = [require.resolve('autocannon/autocannon.js'), '-j', '-c', String(request.connections ?? 10), '-d', String(seconds)];
+  for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}=${value}`);
+  args.push(request.url);
+  const [command, argv] = core === null ? [process.execPath, args] : ['taskset', ['-c', String(core), process.execPath, ...args]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`))));
+  });
+}
+
+/**
+ * The service and bare Express at the same moments: both on core 0, each driven by an autocannon process of its own
+ * on core 1, started together, so a slow second of the host slows both alike (the alternating rounds above compare
+ * different seconds, and this host's speed swings within seconds). The two generators share one core and set the
+ * pace (2,000–3,000 requests a second each here), so the ratio is of the two servers' answer times under the same
+ * conditions, not of their ceilings. Reported beside the targets, not instead of them.
+ */
+async function sideBySide(request, bareRequest, pinned) {
+  const core = pinned ? 1 : null;
+  const both = (seconds) => Promise.all([autocannonProcess(request, seconds, core), autocannonProcess(bareRequest, seconds, core)]);
+  await both(2);
+  const ratios = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const [own, bare] = await both(SECONDS / 2);
+    if (own.non2xx > 0 || own.errors > 0) log(`  ${request.title} side by side: ${own.non2xx} non-2xx, ${own.errors} errors`);
+    ratios.push(own['2xx'] / bare['2xx']);
+  }
+  return { ratio: median(ratios), ratioPerRound: ratios };
+}
+
+/** The mean rate and CPU per request of slices of one server. */
+function meanOfRounds(slices) {
+  const mean = (pick) => slices.reduce((sum, slice) => sum + pick(slice), 0) / slices.length;
+  return { perSecond: mean((s) => s.perSecond), cpuPerRequest: mean((s) => s.cpuPerRequest) };
 }
 
 function summarize(rounds) {
@@ -458,10 +510,15 @@ async function measureLogins(service, email) {
   await cannon({ ...logins(service.url), duration: 2 });
   await cannon({ ...logins(floor.url), duration: 2 });
   const rounds = [];
+  // As for /auth/me: each round of the service is judged against the floor's rounds just before and after it.
+  const bareSlice = () => round(floor.child.pid, { title: 'bare login', ...logins(floor.url) });
+  let before = await bareSlice();
   for (let i = 0; i < 3; i++) {
     const ceiling = measureCeiling(SECONDS / 2);
-    const bare = await round(floor.child.pid, { title: 'bare login', ...logins(floor.url) });
     const login = await round(service.child.pid, { title: 'login', ...logins(service.url) });
+    const after = await bareSlice();
+    const bare = meanOfRounds([before, after]);
+    before = after;
     rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling, floorRatio: bare.perSecond / ceiling, toFloor: login.perSecond / bare.perSecond, cpuPerFloorLogin: bare.cpuPerRequest });
   }
   await stop(floor.child);
@@ -1048,6 +1105,12 @@ function report(r) {
     notes.push(`  server CPU µs per request: bearer ${r.me.bearer.cpuPerRequestPerRound.join(' / ')}, cookie ${r.me.cookie.cpuPerRequestPerRound.join(' / ')}, bare ${r.me.bare.cpuPerRequestPerRound.join(' / ')} (ratio per round ${fixed(r.me.bearer.cpuRatioPerRound)})`);
   }
   if (r.redis) notes.push(`Redis /auth/me rounds: ${r.redis.bearer.perSecondPerRound.join(' / ')} vs bare ${r.redis.bare.perSecondPerRound.join(' / ')} req/s, ratios ${fixed(r.redis.bearer.ratioPerRound)}, CPU µs ${r.redis.bearer.cpuPerRequestPerRound.join(' / ')}`);
+  const together = [
+    ...Object.entries(r.me ?? {}).filter(([, v]) => v?.sideBySide).map(([name, v]) => [name, v.sideBySide]),
+    ...(r.apiKey ? [['API key', r.apiKey.apiKey.sideBySide]] : []),
+    ...(r.redis ? [['Redis', r.redis.bearer.sideBySide]] : []),
+  ];
+  if (together.length > 0) notes.push(`side by side with bare Express (same moments, a generator each): ${together.map(([name, t]) => `${name} ${t.ratio.toFixed(2)} (${fixed(t.ratioPerRound)})`).join(', ')}`);
   if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing; bare-Express login floor ${fixed(r.login.floorRatioPerRound)} of the ceiling (median ${r.login.floorRatio.toFixed(2)}, ${r.login.cpuMsPerFloorLogin.toFixed(1)} ms of CPU per login); service ÷ floor per round ${fixed(r.login.ratioToFloorPerRound)}`);
   if (r.underLoad?.floorP99PerRound) notes.push(`the same probe against the bare login floor under its own login load: p99 per round ${r.underLoad.floorP99PerRound.join(' / ')} ms`);
   if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
