@@ -119,8 +119,8 @@ export function createServerSessions(deps: { config: Config; store: KeyValueStor
   /**
    * Cookie values whose signature checked, and the id each carries. The check is a function of the value and
    * the secret alone, and a browser sends the same value with every request: remembering the answer spares
-   * each request an HMAC and two SHA-1 digests (cookie-signature's comparison), about a quarter of what a session
-   * request cost beyond an `auth_token` one. Only values that passed are kept, so forged ones cannot fill it.
+   * each request an HMAC and two SHA-1 digests (cookie-signature's comparison; measured: 113–125 → 97–103 µs of
+   * CPU per session request, an `auth_token` one 87–113). Only values that passed are kept, so forged ones cannot fill it.
    * The session itself is still read from the store on every request.
    */
   const verifiedCookies = new BoundedMap<string, string>(RECENT_COOKIES);
