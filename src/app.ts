@@ -63,7 +63,7 @@ export function createApp(deps: AppDependencies): Express {
   // The profile page's "Link GitHub" form is answered by a redirect to the provider: its CSP form-action names them.
   const profileLinkForms = { page: LINK_LANDING, origins: container.oauthProviders.authorizationOrigins };
   const { metricsToken } = config;
-  app.use(chain(requestLogger(logger), ...(metricsToken ? [requestMetrics(metrics)] : []), ...securityHeaders(config.isProduction, { formTargets: profileLinkForms })));
+  app.use(chain(requestLogger(logger), ...(metricsToken ? [requestMetrics(metrics)] : []), securityHeaders(config.isProduction, { formTargets: profileLinkForms })));
   // Before cookies, bodies and sessions: a scrape needs none of them. Absent without METRICS_TOKEN (404).
   if (metricsToken) app.use(metricsRoutes({ token: metricsToken, metrics }));
   app.use('/static', express.static(path.join(ROOT, 'public'), { maxAge: '1h' }));
@@ -74,7 +74,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(chain(cookieParsing(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
-  app.use(wellKnownRoutes(container));
+  app.use('/.well-known', wellKnownRoutes(container));
   // API answers hold personal data (users, profiles, activity): no cache keeps them, the browser's included.
   app.use('/api', noStoreAll);
   app.use('/api/user-profiles', profileRoutes(container));

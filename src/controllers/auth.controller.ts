@@ -114,10 +114,25 @@ export function createAuthController(container: Container) {
     next();
   };
 
+  /**
+   * /auth/me's answer, serialized once per user record. Every credential check hands a user's requests the
+   * same frozen record (the verification cache's) until anything about the user changes, and the answer
+   * depends on that record alone (the profile definition is fixed at start), so it is kept with the record:
+   * a changed user is a new record and a new answer. A record that is not frozen (a fresh database read)
+   * or lacks twoFactorEnabled (asked of the two-factor service) is answered without being kept.
+   */
+  const meAnswers = new WeakMap<Express.User, string>();
   const me: RequestHandler = async (req, res) => {
     const user = req.user as Express.User;
-    // CONTRACT 12: whether the address was proven (the verification cache holds it, voided when it changes).
-    res.json({ user: { ...profiles.presentUser(user), emailVerified: user.emailVerified === true, twoFactorEnabled: user.twoFactorEnabled ?? (await twoFactor.enabled(user.id)) } });
+    let answer = meAnswers.get(user);
+    if (answer === undefined) {
+      const twoFactorEnabled = user.twoFactorEnabled ?? (await twoFactor.enabled(user.id));
+      // CONTRACT 12: whether the address was proven (the verification cache holds it, voided when it changes).
+      answer = JSON.stringify({ user: { ...profiles.presentUser(user), emailVerified: user.emailVerified === true, twoFactorEnabled } });
+      if (Object.isFrozen(user) && user.twoFactorEnabled !== undefined) meAnswers.set(user, answer);
+    }
+    // As res.json would: the same Content-Type (send adds the charset) and body.
+    res.set('Content-Type', 'application/json').send(answer);
   };
 
   const refresh: RequestHandler = async (req, res) => {

@@ -14,12 +14,15 @@ export function signingKeysRoutes(container: Container) {
   return api.router;
 }
 
-/** CONTRACT 11: what another service reads to verify tokens alone (no secret). Mounted at the root. */
+/**
+ * CONTRACT 11: what another service reads to verify tokens alone (no secret). Mounted at /.well-known,
+ * not at the root: a router mounted at the root is entered by every request the app serves.
+ */
 export function wellKnownRoutes(container: Container) {
   const keys = createSigningKeysController(container);
-  const api = createApiRouter(container.docs, '');
+  const api = createApiRouter(container.docs, '/.well-known');
 
-  api.get('/.well-known/jwks.json', doc.jwks, keys.jwks);
-  api.get('/.well-known/openid-configuration', doc.openidConfiguration, keys.openidConfiguration);
+  api.get('/jwks.json', doc.jwks, keys.jwks);
+  api.get('/openid-configuration', doc.openidConfiguration, keys.openidConfiguration);
   return api.router;
 }

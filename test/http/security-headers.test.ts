@@ -50,7 +50,7 @@ describe('security headers: the Content-Security-Policy (issue 26, finding 8)', 
 
   it('when the OTP plugin page is drawn, then only it lets the mail preview have style= attributes and https images, and still no inline script', async () => {
     const admin = await signedIn('admin');
-    for (const path of ['/admin/plugins/otp-login', '/admin/plugins/otp-login/']) {
+    for (const path of ['/admin/plugins/otp-login', '/admin/plugins/otp-login/', '/Admin/Plugins/OTP-Login?tab=mail']) {
       const policy = directives((await request(ctx().app).get(path).set('Cookie', admin.cookie)).headers['content-security-policy']);
       assert.deepEqual(policy['style-src-attr'], ["'unsafe-inline'"], path);
       assert.deepEqual(policy['img-src'], ["'self'", 'data:', 'https:'], path);
