@@ -169,15 +169,13 @@ export class ApiDocs {
 }
 
 /** Urlencoded bodies reach only endpoints that serve an HTML form; everywhere else they are a 415. */
-function formGuard(acceptsForm: boolean): RequestHandler {
-  return (req, _res, next) => {
-    if (!acceptsForm && req.is('application/x-www-form-urlencoded')) {
-      next(new AppError(415, 'Content-Type must be application/json'));
-      return;
-    }
-    next();
-  };
-}
+const refuseForms: RequestHandler = (req, _res, next) => {
+  if (req.is('application/x-www-form-urlencoded')) {
+    next(new AppError(415, 'Content-Type must be application/json'));
+    return;
+  }
+  next();
+};
 
 /**
  * Marks the place in a route line where the endpoint's schemas are checked:
@@ -200,7 +198,7 @@ export function createApiRouter(docs: ApiDocs, mountPath: string) {
       const validation = endpoint.body || endpoint.query || endpoint.params ? [validate(endpoint)] : [];
       const at = handlers.includes(validated) ? handlers.indexOf(validated) : handlers.length - 1;
       const chain = [...handlers.slice(0, at), ...validation, ...handlers.slice(at).filter((handler) => handler !== validated)];
-      router[method](path, formGuard(endpoint.form === true), ...chain);
+      router[method](path, ...(endpoint.form ? chain : [refuseForms, ...chain]));
     };
   return {
     router,

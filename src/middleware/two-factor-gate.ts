@@ -11,10 +11,13 @@ export const TWO_FACTOR_GATE_MESSAGES = {
 /**
  * What a user held to enrolment may still reach (CONTRACT 9): who they are, the second-factor and passkey
  * routes, sign-out, step-up (enrolment is a step-up action, so an older sign-in must be able to prove
- * itself again) and the enrolment page itself. Matched on the lower-cased path without trailing slashes.
+ * itself again) and the enrolment page itself. Matched on the whole path in any case, trailing slashes
+ * allowed, by one expression that copies nothing: every signed-in request passes here.
  */
-const OPEN_PATHS: ReadonlySet<string> = new Set(['/auth/me', '/auth/logout', '/auth/step-up', '/auth/2fa', '/auth/passkeys', ENROLMENT_PAGE]);
-const OPEN_PREFIXES: readonly string[] = ['/auth/2fa/', '/auth/passkeys/', `${ENROLMENT_PAGE}/`];
+const OPEN_PATH = new RegExp(
+  `^(?:/auth/(?:me|logout|step-up)/*|/auth/(?:2fa|passkeys)(?:/.*)?|${ENROLMENT_PAGE}(?:/.*)?)$`,
+  'i',
+);
 
 /** Why a signed-in request is refused before its route runs: the answer for JSON clients and the page browsers go to. */
 export interface GateRefusal {
@@ -27,8 +30,7 @@ export interface GateRefusal {
 export type SignedInGate = (req: Request) => Promise<GateRefusal | null>;
 
 function isOpen(req: Request): boolean {
-  const path = (req.baseUrl + req.path).toLowerCase().replace(/\/+$/, '');
-  return OPEN_PATHS.has(path) || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix));
+  return OPEN_PATH.test(req.baseUrl + req.path);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { IssuedToken } from '../sessions/token.service';
 
 /** Marks a response that carries or sets a credential as never to be stored by any cache (CONTRACT 2). */
 export function noStore(res: Response): void {
-  res.set('Cache-Control', 'no-store');
+  res.setHeader('Cache-Control', 'no-store');
 }
 
 /** Every answer of a router is never stored: it may carry or set a credential, or personal data. */
