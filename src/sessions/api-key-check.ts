@@ -60,6 +60,10 @@ interface Known {
   raw: string;
   entry: KeyEntry;
   permissions: ReadonlySet<Permission>;
+  /** The key's id as revocation knows it, and the store keys of a repeated check: built once per entry. */
+  ids: readonly string[];
+  storeKeys: readonly string[];
+  rateKey: string;
 }
 
 /** The owner and what the key may do now. */
@@ -109,17 +113,24 @@ export function createApiKeyVerifier(deps: {
     recent.set(key, known);
   }
 
+  /** An entry with what a repeated check of its key reads: the strings are built here, not per request. */
+  function knownOf(cacheKey: string, raw: string, entry: KeyEntry): Known {
+    const ids = [entry.keyId];
+    const storeKeys = [cacheKey, keys.userVersion(entry.userId), ...revocations.storeKeys(ids)];
+    return { cacheKey, raw, entry, permissions: new Set(entry.permissions), ids, storeKeys, rateKey: keys.rate(entry.keyId) };
+  }
+
   /** Counts one request of the key: the count and when its window ends (epoch ms). */
-  async function count(keyId: string): Promise<{ count: number; resetAt: number }> {
+  async function count(rateKey: string): Promise<{ count: number; resetAt: number }> {
     let state: { count: number; resetAt: number };
     try {
-      state = await store.increment(keys.rate(keyId), RATE_WINDOW_SECONDS);
+      state = await store.increment(rateKey, RATE_WINDOW_SECONDS);
     } catch {
       const now = Date.now();
-      const local = fallbackCounts.get(keyId);
+      const local = fallbackCounts.get(rateKey);
       state = local && local.resetAt > now ? local : { count: 0, resetAt: now + RATE_WINDOW_SECONDS * 1000 };
       state.count += 1;
-      fallbackCounts.set(keyId, state);
+      fallbackCounts.set(rateKey, state);
     }
     return state;
   }
@@ -147,21 +158,21 @@ export function createApiKeyVerifier(deps: {
       const ttl = Math.min(VERIFICATION_CACHE_SECONDS, entry.expiresAt === null ? Infinity : Math.floor((entry.expiresAt - Date.now()) / 1000));
       if (ttl > 0) await store.set(cacheKey, raw, ttl).catch(() => undefined);
     }
-    const known = { cacheKey, raw, entry, permissions: new Set(permissions) };
+    const known = knownOf(cacheKey, raw, entry);
     remember(key, known);
     return known;
   }
 
   /** The cached facts of a key this process verified before, when the store still vouches for them. */
   async function cachedCheck(key: string, known: Known): Promise<Known | null | undefined> {
-    const { keyId, userId } = known.entry;
+    const { keyId } = known.entry;
     let values: Array<string | null> | null = null;
     try {
-      values = await store.getMany([known.cacheKey, keys.userVersion(userId), ...revocations.storeKeys([keyId])]);
+      values = await store.getMany(known.storeKeys);
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'key-value store unavailable: verifying API key without cache');
     }
-    const revocation = await revocations.check([keyId], values && values.slice(2));
+    const revocation = await revocations.check(known.ids, values && values.slice(2));
     if (revocation.revoked) return null;
     const [cached, version] = values ?? [null, null];
     if (!cached || !revocation.generation) return undefined;
@@ -169,7 +180,7 @@ export function createApiKeyVerifier(deps: {
     const fresh = entry.keyId === keyId && entry.version === version && entry.generation === revocation.generation;
     if (!fresh || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return undefined;
     if (entry === known.entry) return known;
-    const updated = { cacheKey: known.cacheKey, raw: cached, entry, permissions: new Set(entry.permissions) };
+    const updated = knownOf(known.cacheKey, cached, entry);
     remember(key, updated);
     return updated;
   }
@@ -185,13 +196,13 @@ export function createApiKeyVerifier(deps: {
     let counted: { count: number; resetAt: number } | null = null;
     if (known) {
       // The counter goes out with the cache read: one round trip's wait for both.
-      [found, counted] = await Promise.all([cachedCheck(key, known), count(known.entry.keyId)]);
+      [found, counted] = await Promise.all([cachedCheck(key, known), count(known.rateKey)]);
       if (found === undefined) found = await fullCheck(key);
     } else {
       found = await fullCheck(key);
     }
     if (!found) return null;
-    counted ??= await count(found.entry.keyId);
+    counted ??= await count(found.rateKey);
     return { user: found.entry.user, keyId: found.entry.keyId, permissions: found.permissions, rate: { ...counted, limit: rateLimit } };
   }
 

@@ -38,7 +38,7 @@ export interface KeyValueStore {
   readonly failures?: Readonly<StoreFailures>;
   get(key: string): Promise<string | null>;
   /** Reads several keys in one round trip. */
-  getMany(keys: string[]): Promise<Array<string | null>>;
+  getMany(keys: readonly string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   /** Sets only when the key is absent; true when this call set it (a lock or a one-time claim). */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;

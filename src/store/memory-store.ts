@@ -23,7 +23,7 @@ export class MemoryStore implements KeyValueStore {
     return this.live(key)?.value ?? null;
   }
 
-  async getMany(keys: string[]): Promise<Array<string | null>> {
+  async getMany(keys: readonly string[]): Promise<Array<string | null>> {
     return keys.map((key) => this.live(key)?.value ?? null);
   }
 

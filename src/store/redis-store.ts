@@ -90,10 +90,10 @@ export class RedisStore implements KeyValueStore {
    * same tick: auto-pipelining makes them one write per master, answered in parallel. Not one atomic read, which
    * no caller relies on (revocations.ts says why the marker may be read beside the marks).
    */
-  async getMany(keys: string[]): Promise<Array<string | null>> {
+  async getMany(keys: readonly string[]): Promise<Array<string | null>> {
     if (keys.length === 0) return [];
     if (this.topology === 'cluster') return this.run(() => Promise.all(keys.map((key) => this.client.get(key))));
-    return this.run(() => this.client.mget(keys));
+    return this.run(() => this.client.mget(...keys));
   }
 
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
