@@ -13,7 +13,6 @@ export type RedisTopology = 'single' | 'sentinel' | 'cluster';
 export interface RedisConnectionOptions {
   keyPrefix: string;
   connectTimeout: number;
-  commandTimeout: number;
   /** Called whenever a connection that may have held writes is lost (see RedisStore.onPossibleLoss). */
   onConnectionLost: () => void;
 }
@@ -34,7 +33,6 @@ export function createRedisClient(url: string, options: RedisConnectionOptions):
   const common: RedisOptions = {
     keyPrefix: options.keyPrefix,
     connectTimeout: options.connectTimeout,
-    commandTimeout: options.commandTimeout,
     maxRetriesPerRequest: 0,
     // A master demoted by a failover answers writes with READONLY: reconnect, to whatever is master now.
     reconnectOnError: (err) => (/^READONLY\b/.test(err.message) ? 1 : false),

@@ -18,9 +18,9 @@ return {count, ttl}
  */
 const UNAVAILABLE_PAUSE_MS = 1000;
 /**
- * The longest a call waits for Redis, counted from the call. ioredis's own command timeout starts only
- * when a command is written, and with auto-pipelining a command waits unwritten behind a pipeline that
- * is still unanswered: a frozen Redis would hold it for two timeouts.
+ * The longest a call waits for Redis, counted from the call (ioredis's own command timeout is not used: it
+ * starts only when a command is written, and with auto-pipelining a command waits unwritten behind a
+ * pipeline that is still unanswered, so a frozen Redis would hold it for two timeouts).
  */
 const COMMAND_TIMEOUT_MS = 1000;
 /**
@@ -54,9 +54,11 @@ export class RedisStore implements KeyValueStore {
 
   private readonly keyPrefix: string;
   private unavailableUntil = 0;
-  /** Start times of the commands in flight, oldest first (a Map keeps insertion order). */
-  private readonly inFlight = new Map<number, number>();
+  /** The calls in flight, oldest first (a Map keeps insertion order): when each started, and how to fail it. */
+  private readonly inFlight = new Map<number, { startedAt: number; fail: (err: Error) => void }>();
   private nextCommandId = 0;
+  /** One timer for every call's deadline, armed for the oldest call's (see watchDeadlines). */
+  private deadlineTimer: NodeJS.Timeout | null = null;
 
   constructor(url: string, options: RedisStoreOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? 'auth:';
@@ -64,7 +66,6 @@ export class RedisStore implements KeyValueStore {
     const { client, topology } = createRedisClient(url, {
       keyPrefix: this.keyPrefix,
       connectTimeout: 2000,
-      commandTimeout: COMMAND_TIMEOUT_MS,
       onConnectionLost: () => this.possibleLoss(),
     });
     this.client = client as RedisWithIncrement;
@@ -158,15 +159,14 @@ export class RedisStore implements KeyValueStore {
     const now = Date.now();
     if (now < this.unavailableUntil) return this.unavailable(new StoreUnavailableError('Redis unavailable (recent failure), not tried'));
     const oldest = this.inFlight.values().next().value;
-    if (oldest !== undefined && now - oldest > UNANSWERED_MS) return this.unavailable(new StoreUnavailableError('Redis not answering, not tried'));
+    if (oldest !== undefined && now - oldest.startedAt > UNANSWERED_MS) return this.unavailable(new StoreUnavailableError('Redis not answering, not tried'));
     const id = this.nextCommandId++;
-    this.inFlight.set(id, now);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([command(), timeout]);
+      return await new Promise<T>((resolve, reject) => {
+        this.inFlight.set(id, { startedAt: now, fail: reject });
+        this.watchDeadlines();
+        command().then(resolve, reject);
+      });
     } catch (err) {
       if (err instanceof ReplyError && !FAILOVER_REPLY.test((err as Error).message)) {
         this.failures.refused++;
@@ -176,9 +176,31 @@ export class RedisStore implements KeyValueStore {
       this.possibleLoss();
       return this.unavailable(err instanceof StoreUnavailableError ? err : new StoreUnavailableError(`Redis unavailable: ${(err as Error).message}`, { cause: err }));
     } finally {
-      clearTimeout(timer);
       this.inFlight.delete(id);
     }
+  }
+
+  /**
+   * Fails each call still unanswered COMMAND_TIMEOUT_MS after it started. One timer serves them all: it is
+   * armed for the oldest call's deadline and, when it fires, fails whatever is overdue and is armed again
+   * for the oldest call left. A healthy Redis answers long before, so the timer fires about once a timeout
+   * instead of being set and cleared for every call (a timer per call, ours and ioredis's, was measurable on
+   * `/auth/me`: docs/benchmarks.md, round three, sixth pass).
+   */
+  private watchDeadlines(): void {
+    if (this.deadlineTimer !== null) return;
+    const oldest = this.inFlight.values().next().value;
+    if (oldest === undefined) return;
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = null;
+      const now = Date.now();
+      for (const [id, call] of this.inFlight) {
+        if (now - call.startedAt < COMMAND_TIMEOUT_MS) break;
+        this.inFlight.delete(id);
+        call.fail(new StoreUnavailableError(`Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`));
+      }
+      this.watchDeadlines();
+    }, Math.max(0, oldest.startedAt + COMMAND_TIMEOUT_MS - Date.now()));
   }
 
   private unavailable(err: StoreUnavailableError): never {
@@ -205,6 +227,7 @@ export class RedisStore implements KeyValueStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.deadlineTimer !== null) clearTimeout(this.deadlineTimer);
     this.client.disconnect();
   }
 }

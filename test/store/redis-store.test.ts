@@ -64,6 +64,40 @@ describe('Redis store when Redis stops answering (a private redis-server, frozen
     assert.equal(await store!.get('k'), 'v', 'once Redis answers again, so does the store');
   });
 
+  it('when calls start at different moments and Redis freezes, then each fails at its own deadline: the later one neither early with the first nor a whole timeout late', async function () {
+    this.timeout(20_000);
+    await sleep(1100);
+    await store!.set('k', 'v');
+    redis!.freeze();
+    try {
+      const first = timed(() => store!.get('k'));
+      await sleep(200);
+      const second = await timed(() => store!.get('k'));
+      assert.ok((await first).failed && second.failed);
+      assert.ok(second.ms >= 900 && second.ms < 1500, `the later call fails about a timeout after its own start (${second.ms} ms)`);
+    } finally {
+      redis!.resume();
+    }
+    await sleep(1100);
+    assert.equal(await store!.get('k'), 'v');
+  });
+
+  it('when Redis answers, then calls set no timer each: one timer watches every deadline', async () => {
+    await sleep(1100);
+    const setTimer = global.setTimeout;
+    let timers = 0;
+    global.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+      timers++;
+      return setTimer(...args);
+    }) as typeof setTimeout;
+    try {
+      for (let round = 0; round < 10; round++) await Promise.all(Array.from({ length: 10 }, (_, i) => store!.getMany([`k${i}`, 'marker'])));
+    } finally {
+      global.setTimeout = setTimer;
+    }
+    assert.ok(timers <= 2, `${timers} timers for 100 calls`);
+  });
+
   it('when Redis answers with an error, then that is no outage', async () => {
     await store!.set('text', 'not a number');
     await assert.rejects(store!.increment('text', 60));
