@@ -50,7 +50,6 @@ export interface SignInSession {
   expiresAt?: number;
 }
 
-/** Store and database ids whose revocation ends the token: its own jti and its sign-in's sid. */
 /** A token's store lookup, derived from its text alone (see lookupOf in createTokenService). */
 interface TokenLookup {
   named: AccessClaims;
@@ -59,6 +58,7 @@ interface TokenLookup {
   storeKeys: readonly string[];
 }
 
+/** Store and database ids whose revocation ends the token: its own jti and its sign-in's sid. */
 function revocationIds(claims: AccessClaims): string[] {
   return [claims.jti, claims.sid];
 }
