@@ -25,17 +25,20 @@ export interface FormTargets {
 /** `text` as a regular expression that matches only that text. */
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The pages whose policy is drawn per request; every other response gets the one captured at start. */
-function drawnPerRequest(formTargets: FormTargets | undefined): (req: Request) => boolean {
+/**
+ * Which page drawn per request a request is for, or null for every other request (which gets the policy
+ * captured at start): the mail preview, or the page whose forms lead to other sites.
+ */
+function perRequestPage(formTargets: FormTargets | undefined): (req: Request) => 'mail-preview' | 'form-targets' | null {
   const pages = [MAIL_PREVIEW_PAGE, ...(formTargets ? [formTargets.page] : [])];
   // Decided on the raw URL first: nearly every response is for no such page, and needs no parsed req.path.
   const mayBeOne = new RegExp(`^(?:${pages.map(literally).join('|')})`, 'i');
   return (req) => {
-    if (!mayBeOne.test(req.url)) return false;
-    if (showsMailPreview(req)) return true;
-    if (!formTargets) return false;
+    if (!mayBeOne.test(req.url)) return null;
+    if (showsMailPreview(req)) return 'mail-preview';
+    if (!formTargets) return null;
     const path = req.path.toLowerCase();
-    return path === formTargets.page || path.startsWith(`${formTargets.page}/`);
+    return path === formTargets.page || path.startsWith(`${formTargets.page}/`) ? 'form-targets' : null;
   };
 }
 
@@ -115,17 +118,18 @@ export function securityHeaders(isProduction: boolean, options: { formTargets?: 
   });
   const common: HeaderList = [...headersSetBy(spec5, { path: '/' }), ['Permissions-Policy', PERMISSIONS_POLICY]];
   const everyResponse: HeaderList = [...common, ...headersSetBy(contentSecurityPolicy, { path: '/' })];
-  const isDrawnPerRequest = drawnPerRequest(options.formTargets);
-  const origins = options.formTargets?.origins;
+  const { formTargets } = options;
+  const pageOf = perRequestPage(formTargets);
 
   return (req, res, next) => {
-    if (!isDrawnPerRequest(req)) {
+    const page = pageOf(req);
+    if (page === null) {
       setAll(res, everyResponse);
       return next();
     }
     setAll(res, common);
-    if (!origins || showsMailPreview(req)) return contentSecurityPolicy(req, res, next);
-    origins().then((found) => {
+    if (page === 'mail-preview' || !formTargets) return contentSecurityPolicy(req, res, next);
+    formTargets.origins().then((found) => {
       res.locals.cspFormTargets = found;
       contentSecurityPolicy(req, res, next);
     }, next);
