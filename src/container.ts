@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { Config } from './config/config';
@@ -80,14 +79,7 @@ export function createContainer(deps: AppDependencies) {
   const mailer = createMailer({ config, logger, plugins, metrics });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger, metrics });
-  // Hashes at once: one pool thread stays free for SQLite, and one more than there are cores, so a finished hash's
-  // core picks up the queued one at once instead of idling until the event loop hands it the next (measured on 2
-  // cores, 2026-11-26: logins 0.76 → 0.80 of the PBKDF2 ceiling, p99 of /auth/me under login load 8 → 10 ms; the
-  // 30–55 ms measured earlier with three hashes came before the sign-in path's CPU was cut).
-  const passwords = createPasswordService({
-    iterations: config.passwordIterations,
-    maxConcurrent: Math.max(1, Math.min(config.threadPoolSize - 1, os.availableParallelism() + 1)),
-  });
+  const passwords = createPasswordService({ iterations: config.passwordIterations });
   const authUsers = createAuthUserRecords(sequelize);
   const revocations = createRevocations({ models, store, logger });
   // CONTRACT 11: HS256 with JWT_SECRET, or database keys every instance rotates to at once.

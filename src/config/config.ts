@@ -85,8 +85,6 @@ const envSchema = z.object({
   }),
   REFRESH_REUSE_WINDOW_SECONDS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of seconds from 0 to 600' }).int().min(0).max(600).default(60)),
   PASSWORD_PBKDF2_ITERATIONS: z.coerce.number().int().min(10_000).max(10_000_000).default(100_000),
-  // Read by libuv itself (its default is 4); known here so hashing can leave one of its threads free.
-  UV_THREADPOOL_SIZE: z.coerce.number().int().min(1).max(1024).default(4),
   SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
     message: 'must be an smtp:// or smtps:// URL',
   }),
@@ -145,8 +143,6 @@ export interface Config {
   /** STEP_UP_MAX_AGE in seconds (default 10 minutes). */
   stepUpMaxAgeSeconds: number;
   passwordIterations: number;
-  /** Size of libuv's thread pool, which runs PBKDF2, SQLite queries and file reads alike. */
-  threadPoolSize: number;
   smtpUrl: string | undefined;
   emailFrom: string | undefined;
   /** Whether outbound URLs an admin enters may reach loopback, private, link-local or metadata addresses. */
@@ -208,7 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshReuseWindowSeconds: e.REFRESH_REUSE_WINDOW_SECONDS,
     stepUpMaxAgeSeconds: e.STEP_UP_MAX_AGE ? (parseDurationSeconds(e.STEP_UP_MAX_AGE) as number) : 600,
     passwordIterations: e.PASSWORD_PBKDF2_ITERATIONS,
-    threadPoolSize: e.UV_THREADPOOL_SIZE,
     smtpUrl: e.SMTP_URL,
     emailFrom: e.EMAIL_FROM,
     allowPrivateOutbound: e.ALLOW_PRIVATE_OUTBOUND === 'true',

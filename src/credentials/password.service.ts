@@ -1,7 +1,5 @@
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
-
-const pbkdf2 = promisify(crypto.pbkdf2);
+import { createHashThreads, type HashThreads } from './hash-threads';
 
 const DIGEST = 'sha256';
 const SALT_BYTES = 16;
@@ -12,6 +10,10 @@ const PBKDF2_FORMAT = /^pbkdf2:(\d{1,8}):([0-9a-f]{32}):([0-9a-f]{64})$/;
 /** Legacy hashes: unsalted SHA-256 of the password, as bare hex or prefixed `sha256:`. */
 const LEGACY_SHA256_FORMAT = /^(?:sha256:)?([0-9a-f]{64})$/i;
 
+/** One set of hashing threads per process, like libuv's pool: every password service of the process shares it. */
+let shared: HashThreads | undefined;
+const sharedHashThreads = (): HashThreads => (shared ??= createHashThreads());
+
 /** Outcome of a password check; `needsRehash` asks the caller to store a fresh hash (legacy or weaker). */
 export interface PasswordCheck {
   ok: boolean;
@@ -20,8 +22,8 @@ export interface PasswordCheck {
 
 /**
  * Password hashing (SPEC 5.5): PBKDF2-SHA256, a 16-byte random salt per password, a 256-bit key, stored
- * as `pbkdf2:<iterations>:<salt_hex>:<hash_hex>` and compared in constant time. Always the async
- * `crypto.pbkdf2`, so hashing runs on libuv's thread pool and never blocks the event loop.
+ * as `pbkdf2:<iterations>:<salt_hex>:<hash_hex>` and compared in constant time. Hashing runs on the
+ * process's hashing threads (hash-threads.ts), so it never blocks the event loop.
  *
  * - `hash(password)` → the storage string, at the configured iteration count.
  * - `verify(password, stored)` → `{ ok, needsRehash }`; `needsRehash` is true on success when the stored
@@ -30,30 +32,13 @@ export interface PasswordCheck {
  * - `verifyAgainstDummy(password)` → always `{ ok: false }`, after the same hashing work as a real check,
  *   so an unknown email or a user without a password costs the same time as a wrong password.
  */
-export function createPasswordService(options: { iterations: number; maxConcurrent?: number }) {
+export function createPasswordService(options: { iterations: number; threads?: HashThreads }) {
   const { iterations } = options;
-  const maxConcurrent = options.maxConcurrent ?? Infinity;
+  const threads = options.threads ?? sharedHashThreads();
   let dummy: Promise<string> | undefined;
-  let running = 0;
-  const waiting: Array<() => void> = [];
-
-  /**
-   * At most `maxConcurrent` hashes on the thread pool at once. The pool is FIFO and shared with SQLite
-   * queries: with every thread hashing, a sign-in's few milliseconds of SQL would queue behind tens of
-   * 50 ms hashes. One thread left free keeps the queries moving while the rest keep every core hashing.
-   */
-  async function derive(password: string, salt: Buffer, rounds: number): Promise<Buffer> {
-    if (running < maxConcurrent) running += 1;
-    // A finishing hash hands its slot straight to the next waiter, so the count never overshoots.
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await pbkdf2(password, salt, rounds, KEY_BYTES, DIGEST);
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running -= 1;
-    }
-  }
+  /** PBKDF2 on the hashing threads (hash-threads.ts), never on the event loop nor on libuv's pool. */
+  const derive = (password: string, salt: Buffer, rounds: number): Promise<Buffer> =>
+    threads.derive({ password, salt, rounds, keyBytes: KEY_BYTES, digest: DIGEST });
 
   async function hash(password: string): Promise<string> {
     const salt = crypto.randomBytes(SALT_BYTES);

@@ -53,4 +53,19 @@ describe('password service', () => {
     // Same work (one PBKDF2 at the configured count): within a generous factor on a busy machine.
     assert.ok(dummyMs > realMs / 4 && dummyMs < realMs * 4, `dummy ${dummyMs} ms vs real ${realMs} ms`);
   });
+
+  it('when many sign-ins hash at once, then libuv’s pool stays free for SQLite (no statement queues behind a hash)', async () => {
+    const busy = createPasswordService({ iterations: 500_000 });
+    const hashing = Promise.all(Array.from({ length: 8 }, (_, i) => busy.hash(`busy-password-${i}`)));
+    // A job on libuv's pool, as every SQLite statement is (sqlite3 runs them there): it must not wait for the hashes.
+    const asked = performance.now();
+    await new Promise((resolve, reject) => crypto.pbkdf2('pool', 'salt', 1, 32, 'sha256', (err) => (err ? reject(err) : resolve(null))));
+    const waited = performance.now() - asked;
+    let pending = true;
+    void hashing.then(() => (pending = false));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(pending, 'the hashes were still running');
+    assert.ok(waited < 50, `a pool job waited ${waited.toFixed(1)} ms behind the hashes`);
+    await hashing;
+  });
 });

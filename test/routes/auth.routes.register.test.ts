@@ -191,8 +191,9 @@ describe('registration', () => {
       // Every judgement is a message to the password-quality worker (src/credentials/password-quality.ts).
       const post = Worker.prototype.postMessage;
       const judged: string[] = [];
-      Worker.prototype.postMessage = function (this: Worker, message: { password?: string }, ...rest: unknown[]) {
-        if (typeof message?.password === 'string') judged.push(message.password);
+      Worker.prototype.postMessage = function (this: Worker, message: { password?: string; userInputs?: unknown }, ...rest: unknown[]) {
+        // A judgement carries the user's own words (userInputs); a hashing thread's job does not.
+        if (typeof message?.password === 'string' && Array.isArray(message.userInputs)) judged.push(message.password);
         return Reflect.apply(post, this, [message, ...rest]);
       } as typeof post;
       try {

@@ -1,38 +1,32 @@
 import assert from 'node:assert/strict';
-import { createHook } from 'node:async_hooks';
 import pino from 'pino';
 import { ctx, uniqueEmail } from '../support/context';
 import { makeUser, PASSWORD } from '../support/auth';
 import { createPasswordLogin } from '../../src/sign-in/password-login';
 import { createPasswordService } from '../../src/credentials/password.service';
+import { createHashThreads, type HashThreads } from '../../src/credentials/hash-threads';
 import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
 import { createAccountThrottle } from '../../src/credentials/account-throttle';
 import { createPasswordCheck } from '../../src/credentials/password-check';
 
 /**
- * The PBKDF2 runs `fn` starts, counted where node:crypto hands them to the thread pool (each run is one
- * async resource of type PBKDF2REQUEST), so every path is seen, whichever service method it goes through.
+ * The hashing threads, counting the PBKDF2 runs handed to them: every run of every service method goes
+ * through `derive`, whichever path asked for it.
  */
+const hashing = createHashThreads({ count: 1 });
+let runs = 0;
+const countingThreads: HashThreads = { ...hashing, derive: (job) => ((runs += 1), hashing.derive(job)) };
+
 async function pbkdf2RunsDuring<T>(fn: () => Promise<T>): Promise<{ runs: number; result: T }> {
-  let runs = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type === 'PBKDF2REQUEST') runs += 1;
-    },
-  });
-  hook.enable();
-  try {
-    const result = await fn();
-    return { runs, result };
-  } finally {
-    hook.disable();
-  }
+  const before = runs;
+  const result = await fn();
+  return { runs: runs - before, result };
 }
 
 describe('password login (the passport-local verify step)', () => {
   const logger = pino({ level: 'silent' });
   // A small iteration count keeps the test fast; the users' stored hashes (10 000) need no re-hash.
-  const passwords = createPasswordService({ iterations: 1_000 });
+  const passwords = createPasswordService({ iterations: 1_000, threads: countingThreads });
   let login: ReturnType<typeof createPasswordLogin>;
 
   before(async () => {

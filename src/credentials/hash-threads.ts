@@ -1,0 +1,128 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The code of one hashing thread: PBKDF2 jobs in, keys out, one at a time in arrival order. A thread with
+ * jobs waiting takes the next as soon as it finishes one, without going back through the event loop.
+ * Inline (not a file) so the same code runs under tsx in tests and from dist/ in production.
+ */
+const THREAD_CODE = `
+const { parentPort } = require('node:worker_threads');
+const { pbkdf2Sync } = require('node:crypto');
+parentPort.on('message', (job) => {
+  try {
+    const key = pbkdf2Sync(job.password, job.salt, job.rounds, job.keyBytes, job.digest);
+    parentPort.postMessage({ id: job.id, key }, [key.buffer]);
+  } catch (err) {
+    parentPort.postMessage({ id: job.id, error: String(err && err.message) });
+  }
+});
+`;
+
+/** Threads are stopped after this long without a job, so an idle service holds none (a restart takes ~30 ms). */
+const IDLE_STOP_MS = 15_000;
+
+interface Job {
+  resolve: (key: Buffer) => void;
+  reject: (err: Error) => void;
+}
+
+interface HashThread {
+  worker: Worker;
+  jobs: Map<number, Job>;
+}
+
+export interface Pbkdf2Job {
+  password: string;
+  salt: Buffer;
+  rounds: number;
+  keyBytes: number;
+  digest: string;
+}
+
+/**
+ * PBKDF2 on threads of its own, one per core, instead of libuv's pool (issue 34). On the pool, a hash
+ * finishing could only be followed by the next once the event loop had run its callback and queued the next,
+ * and each queued hash woke an idle pool thread, which the scheduler often ran on the event loop's own core
+ * (the call that queued it then took up to milliseconds). Here every job is posted at once to the thread
+ * with the fewest, so a busy thread always has its next job waiting; the pool is left to SQLite, which no
+ * longer queues behind hashes. Started at the first job, stopped after a minute without one.
+ */
+export function createHashThreads(options: { count?: number; idleStopMs?: number } = {}) {
+  const { count = os.availableParallelism(), idleStopMs = IDLE_STOP_MS } = options;
+  const threads: HashThread[] = [];
+  let nextId = 0;
+  let idleTimer: NodeJS.Timeout | null = null;
+
+  function failAll(thread: HashThread, err: Error): void {
+    const at = threads.indexOf(thread);
+    if (at >= 0) threads.splice(at, 1);
+    for (const job of thread.jobs.values()) job.reject(err);
+    thread.jobs.clear();
+  }
+
+  function start(): HashThread {
+    const worker = new Worker(THREAD_CODE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
+    const thread: HashThread = { worker, jobs: new Map() };
+    // Only a thread with jobs keeps the process alive (a seeder hashing a password must wait for it; an idle thread must not).
+    worker.unref();
+    worker.on('message', (reply: { id: number; key?: Uint8Array; error?: string }) => {
+      const job = thread.jobs.get(reply.id);
+      if (!job) return;
+      thread.jobs.delete(reply.id);
+      if (thread.jobs.size === 0) worker.unref();
+      if (reply.key) job.resolve(Buffer.from(reply.key.buffer, reply.key.byteOffset, reply.key.byteLength));
+      else job.reject(new Error(`hashing failed: ${reply.error ?? 'unknown error'}`));
+      if (totalJobs() === 0) stopWhenIdle();
+    });
+    worker.on('error', (err) => failAll(thread, err));
+    worker.on('exit', (code) => failAll(thread, new Error(`hashing thread exited with code ${code}`)));
+    threads.push(thread);
+    return thread;
+  }
+
+  function totalJobs(): number {
+    return threads.reduce((sum, thread) => sum + thread.jobs.size, 0);
+  }
+
+  function stopWhenIdle(): void {
+    idleTimer ??= setTimeout(() => {
+      idleTimer = null;
+      if (totalJobs() === 0) void stop();
+    }, idleStopMs).unref();
+  }
+
+  /** The thread with the fewest jobs; a new one while fewer than `count` run. */
+  function leastBusy(): HashThread {
+    let best: HashThread | undefined;
+    for (const thread of threads) if (!best || thread.jobs.size < best.jobs.size) best = thread;
+    return best && (best.jobs.size === 0 || threads.length >= count) ? best : start();
+  }
+
+  function derive(job: Pbkdf2Job): Promise<Buffer> {
+    if (idleTimer) {
+      clearTimeout(idleTimer);
+      idleTimer = null;
+    }
+    const thread = leastBusy();
+    const id = nextId++;
+    return new Promise<Buffer>((resolve, reject) => {
+      if (thread.jobs.size === 0) thread.worker.ref();
+      thread.jobs.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, ...job });
+    });
+  }
+
+  /** Stops every thread; jobs still running fail. The next job starts them again. */
+  async function stop(): Promise<void> {
+    const stopping = threads.splice(0);
+    await Promise.all(stopping.map((thread) => thread.worker.terminate()));
+  }
+
+  /** How many threads run now. */
+  const size = (): number => threads.length;
+
+  return { derive, stop, size };
+}
+
+export type HashThreads = ReturnType<typeof createHashThreads>;
