@@ -19,7 +19,10 @@ parentPort.on('message', (job) => {
 });
 `;
 
-/** Threads are stopped after this long without a job, so an idle service holds none (a restart takes ~30 ms). */
+/**
+ * Threads are stopped after this long without a job: two of them hold about 15 MiB, which an idle service should
+ * not (the first hash after a quiet spell pays about 20 ms to start them again).
+ */
 const IDLE_STOP_MS = 15_000;
 
 interface Job {
@@ -46,7 +49,7 @@ export interface Pbkdf2Job {
  * and each queued hash woke an idle pool thread, which the scheduler often ran on the event loop's own core
  * (the call that queued it then took up to milliseconds). Here every job is posted at once to the thread
  * with the fewest, so a busy thread always has its next job waiting; the pool is left to SQLite, which no
- * longer queues behind hashes. Started at the first job, stopped after a minute without one.
+ * longer queues behind hashes. Started at the first job, stopped IDLE_STOP_MS after the last.
  */
 export function createHashThreads(options: { count?: number; idleStopMs?: number } = {}) {
   const { count = os.availableParallelism(), idleStopMs = IDLE_STOP_MS } = options;
@@ -62,7 +65,8 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   }
 
   function start(): HashThread {
-    const worker = new Worker(THREAD_CODE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
+    // Plain JavaScript with no flags of the process (a test's `--require tsx`, say): nothing to load but node:crypto.
+    const worker = new Worker(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
     const thread: HashThread = { worker, jobs: new Map() };
     // Only a thread with jobs keeps the process alive (a seeder hashing a password must wait for it; an idle thread must not).
     worker.unref();
