@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -26,6 +27,7 @@ parentPort.on('message', (job) => {
 const IDLE_STOP_MS = 15_000;
 
 interface Job {
+  job: Pbkdf2Job;
   resolve: (key: Buffer) => void;
   reject: (err: Error) => void;
 }
@@ -57,10 +59,18 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   let nextId = 0;
   let idleTimer: NodeJS.Timeout | null = null;
 
-  function failAll(thread: HashThread, err: Error): void {
+  function onPool({ job, resolve, reject }: Job): void {
+    crypto.pbkdf2(job.password, job.salt, job.rounds, job.keyBytes, job.digest, (err, key) => (err ? reject(err) : resolve(key)));
+  }
+
+  /**
+   * A thread that ended (stopped, crashed, out of memory) hands its jobs to libuv's pool: slower for the event
+   * loop's neighbours, but every sign-in waiting on it still gets its answer.
+   */
+  function handOver(thread: HashThread): void {
     const at = threads.indexOf(thread);
     if (at >= 0) threads.splice(at, 1);
-    for (const job of thread.jobs.values()) job.reject(err);
+    for (const waiting of thread.jobs.values()) onPool(waiting);
     thread.jobs.clear();
   }
 
@@ -79,8 +89,8 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
       else job.reject(new Error(`hashing failed: ${reply.error ?? 'unknown error'}`));
       if (totalJobs() === 0) stopWhenIdle();
     });
-    worker.on('error', (err) => failAll(thread, err));
-    worker.on('exit', (code) => failAll(thread, new Error(`hashing thread exited with code ${code}`)));
+    worker.on('error', () => handOver(thread));
+    worker.on('exit', () => handOver(thread));
     threads.push(thread);
     return thread;
   }
@@ -108,16 +118,23 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
       clearTimeout(idleTimer);
       idleTimer = null;
     }
-    const thread = leastBusy();
-    const id = nextId++;
     return new Promise<Buffer>((resolve, reject) => {
+      const waiting: Job = { job, resolve, reject };
+      let thread: HashThread;
+      try {
+        thread = leastBusy();
+      } catch {
+        // No thread could be started (the process is out of threads or memory): the pool still hashes.
+        return onPool(waiting);
+      }
+      const id = nextId++;
       if (thread.jobs.size === 0) thread.worker.ref();
-      thread.jobs.set(id, { resolve, reject });
+      thread.jobs.set(id, waiting);
       thread.worker.postMessage({ id, ...job });
     });
   }
 
-  /** Stops every thread; jobs still running fail. The next job starts them again. */
+  /** Stops every thread; their unfinished jobs are finished on libuv's pool. The next job starts them again. */
   async function stop(): Promise<void> {
     const stopping = threads.splice(0);
     await Promise.all(stopping.map((thread) => thread.worker.terminate()));

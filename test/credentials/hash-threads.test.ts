@@ -42,14 +42,14 @@ describe('hashing threads (PBKDF2 off the event loop and off libuv’s pool)', (
     assert.ok(done);
   });
 
-  it('when the threads are stopped under a running hash, then it fails, and the next hash starts them again', async () => {
+  it('when a thread ends under a running hash, then the hash is finished on libuv’s pool, and the next one starts a thread again', async () => {
     threads = createHashThreads({ count: 1 });
     const salt = crypto.randomBytes(16);
-    const running = threads.derive(job('cut-off', salt, 2_000_000));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const running = threads.derive(job('cut-off', salt, 200_000));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await threads.stop();
-    await assert.rejects(running, /hashing thread exited/);
     assert.equal(threads.size(), 0);
+    assert.deepEqual(await running, crypto.pbkdf2Sync('cut-off', salt, 200_000, 32, 'sha256'));
     assert.deepEqual(await threads.derive(job('again', salt)), crypto.pbkdf2Sync('again', salt, 1_000, 32, 'sha256'));
     assert.equal(threads.size(), 1);
   });
