@@ -26,6 +26,9 @@ parentPort.on('message', (job) => {
  */
 const IDLE_STOP_MS = 15_000;
 
+/** After a thread ended on its own (a crash, memory), hashes go to libuv's pool this long before a thread is tried again. */
+const FAILED_BACKOFF_MS = 10_000;
+
 interface Job {
   job: Pbkdf2Job;
   resolve: (key: Buffer) => void;
@@ -58,6 +61,8 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   const threads: HashThread[] = [];
   let nextId = 0;
   let idleTimer: NodeJS.Timeout | null = null;
+  /** Until when hashes skip the threads because one ended on its own (a thread that cannot start would otherwise be retried per hash). */
+  let poolUntil = 0;
 
   function onPool({ job, resolve, reject }: Job): void {
     crypto.pbkdf2(job.password, job.salt, job.rounds, job.keyBytes, job.digest, (err, key) => (err ? reject(err) : resolve(key)));
@@ -69,7 +74,11 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
    */
   function handOver(thread: HashThread): void {
     const at = threads.indexOf(thread);
-    if (at >= 0) threads.splice(at, 1);
+    // Still listed: it ended on its own (stop() unlists the threads it ends).
+    if (at >= 0) {
+      threads.splice(at, 1);
+      poolUntil = Date.now() + FAILED_BACKOFF_MS;
+    }
     for (const waiting of thread.jobs.values()) onPool(waiting);
     thread.jobs.clear();
   }
@@ -120,11 +129,13 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
     }
     return new Promise<Buffer>((resolve, reject) => {
       const waiting: Job = { job, resolve, reject };
+      if (Date.now() < poolUntil) return onPool(waiting);
       let thread: HashThread;
       try {
         thread = leastBusy();
       } catch {
         // No thread could be started (the process is out of threads or memory): the pool still hashes.
+        poolUntil = Date.now() + FAILED_BACKOFF_MS;
         return onPool(waiting);
       }
       const id = nextId++;

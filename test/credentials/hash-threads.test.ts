@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createHashThreads, type HashThreads } from '../../src/credentials/hash-threads';
 
 const job = (password: string, salt: Buffer, rounds = 1_000) => ({ password, salt, rounds, keyBytes: 32, digest: 'sha256' });
@@ -52,6 +53,26 @@ describe('hashing threads (PBKDF2 off the event loop and off libuv’s pool)', (
     assert.deepEqual(await running, crypto.pbkdf2Sync('cut-off', salt, 200_000, 32, 'sha256'));
     assert.deepEqual(await threads.derive(job('again', salt)), crypto.pbkdf2Sync('again', salt, 1_000, 32, 'sha256'));
     assert.equal(threads.size(), 1);
+  });
+
+  it('when a thread ends on its own, then its job and the next ones are hashed on libuv’s pool, with no new thread started for a while', async () => {
+    threads = createHashThreads({ count: 1 });
+    const salt = crypto.randomBytes(16);
+    await threads.derive(job('warm-up', salt));
+    // The thread dies as it is handed the job (as a crash would end it), not through stop().
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker) {
+      Worker.prototype.postMessage = post;
+      void this.terminate();
+    } as typeof post;
+    try {
+      assert.deepEqual(await threads.derive(job('crashed', salt)), crypto.pbkdf2Sync('crashed', salt, 1_000, 32, 'sha256'));
+    } finally {
+      Worker.prototype.postMessage = post;
+    }
+    assert.equal(threads.size(), 0);
+    assert.deepEqual(await threads.derive(job('after', salt)), crypto.pbkdf2Sync('after', salt, 1_000, 32, 'sha256'));
+    assert.equal(threads.size(), 0, 'no thread is started again at once');
   });
 
   it('when no hash is asked for a while, then the threads stop', async () => {
