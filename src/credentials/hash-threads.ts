@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * The code of one hashing thread: PBKDF2 jobs in, keys out, one at a time in arrival order. A thread with
- * jobs waiting takes the next as soon as it finishes one, without going back through the event loop.
+ * jobs waiting takes the next as soon as it finishes one, without waiting for the main thread's event loop.
  * Inline (not a file) so the same code runs under tsx in tests and from dist/ in production.
  */
 const THREAD_CODE = `
