@@ -53,8 +53,9 @@ export interface Pbkdf2Job {
  * finishing could only be followed by the next once the event loop had run its callback and queued the next,
  * and each queued hash woke an idle pool thread, which the scheduler often ran on the event loop's own core
  * (the call that queued it then took up to milliseconds). Here every job is posted at once to the thread
- * with the fewest, so a busy thread always has its next job waiting; the pool is left to SQLite, which no
- * longer queues behind hashes. Started at the first job, stopped IDLE_STOP_MS after the last.
+ * with the fewest, so a busy thread always has its next job waiting, and SQLite no longer queues behind hashes.
+ * The threads start when a hash arrives while another is running (a lone hash runs on the pool, where it has no
+ * hand-over to wait for) and stop IDLE_STOP_MS after their last job.
  */
 export function createHashThreads(options: { count?: number; idleStopMs?: number } = {}) {
   const { count = os.availableParallelism(), idleStopMs = IDLE_STOP_MS } = options;
@@ -64,8 +65,22 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   /** Until when hashes skip the threads because one ended on its own (a thread that cannot start would otherwise be retried per hash). */
   let poolUntil = 0;
 
+  /** Hashes running on libuv's pool now. */
+  let onPoolNow = 0;
+
   function onPool({ job, resolve, reject }: Job): void {
-    crypto.pbkdf2(job.password, job.salt, job.rounds, job.keyBytes, job.digest, (err, key) => (err ? reject(err) : resolve(key)));
+    onPoolNow += 1;
+    const settle = (err: Error | null, key?: Buffer) => {
+      onPoolNow -= 1;
+      if (err) reject(err);
+      else resolve(key as Buffer);
+    };
+    try {
+      crypto.pbkdf2(job.password, job.salt, job.rounds, job.keyBytes, job.digest, settle);
+    } catch (err) {
+      // An argument node:crypto refuses up front (an unknown digest, say) fails this job alone.
+      settle(new Error(`hashing failed: ${(err as Error).message}`));
+    }
   }
 
   /**
@@ -129,7 +144,9 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
     }
     return new Promise<Buffer>((resolve, reject) => {
       const waiting: Job = { job, resolve, reject };
-      if (Date.now() < poolUntil) return onPool(waiting);
+      // A lone hash runs on libuv's pool: the threads are for load, where hashes queue (a service signing in one
+      // user now and then neither holds their memory nor waits about 20 ms for them to start).
+      if (Date.now() < poolUntil || (threads.length === 0 && onPoolNow === 0)) return onPool(waiting);
       let thread: HashThread;
       try {
         thread = leastBusy();

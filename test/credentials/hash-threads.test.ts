@@ -7,16 +7,30 @@ import { createHashThreads, type HashThreads } from '../../src/credentials/hash-
 
 const job = (password: string, salt: Buffer, rounds = 1_000) => ({ password, salt, rounds, keyBytes: 32, digest: 'sha256' });
 
-describe('hashing threads (PBKDF2 off the event loop and off libuv’s pool)', () => {
+const expected = (password: string, salt: Buffer, rounds = 1_000) => crypto.pbkdf2Sync(password, salt, rounds, 32, 'sha256');
+
+describe('hashing threads (PBKDF2 off the event loop, and under load off libuv’s pool)', () => {
   let threads: HashThreads;
   afterEach(() => threads.stop());
 
-  it('when a key is derived, then it is the PBKDF2-SHA256 node:crypto computes', async () => {
+  it('when a key is derived alone (on libuv’s pool) or while another hash runs (on a thread), then it is the PBKDF2-SHA256 node:crypto computes', async () => {
     threads = createHashThreads({ count: 2 });
     const salt = crypto.randomBytes(16);
-    const key = await threads.derive(job('pw-12345678', salt, 10_000));
-    assert.ok(Buffer.isBuffer(key));
-    assert.deepEqual(key, crypto.pbkdf2Sync('pw-12345678', salt, 10_000, 32, 'sha256'));
+    const alone = await threads.derive(job('pw-12345678', salt, 10_000));
+    assert.ok(Buffer.isBuffer(alone));
+    assert.deepEqual(alone, expected('pw-12345678', salt, 10_000));
+    assert.equal(threads.size(), 0, 'a lone hash starts no thread');
+    const [first, second] = await Promise.all([threads.derive(job('first', salt, 10_000)), threads.derive(job('second', salt, 10_000))]);
+    assert.equal(threads.size(), 1, 'the second hash, asked for while the first ran, started a thread');
+    assert.deepEqual(first, expected('first', salt, 10_000));
+    assert.deepEqual(second, expected('second', salt, 10_000));
+  });
+
+  it('when hashes come one at a time, then no thread is started (no memory held, no start-up wait)', async () => {
+    threads = createHashThreads({ count: 2 });
+    const salt = crypto.randomBytes(16);
+    for (const password of ['one', 'two', 'three']) assert.deepEqual(await threads.derive(job(password, salt)), expected(password, salt));
+    assert.equal(threads.size(), 0);
   });
 
   it('when many keys are asked for at once, then each gets its own answer and no more threads start than allowed', async () => {
@@ -25,40 +39,44 @@ describe('hashing threads (PBKDF2 off the event loop and off libuv’s pool)', (
     const passwords = Array.from({ length: 12 }, (_, i) => `password-${i}`);
     const keys = await Promise.all(passwords.map((password) => threads.derive(job(password, salt))));
     assert.equal(threads.size(), 2);
-    passwords.forEach((password, i) => assert.deepEqual(keys[i], crypto.pbkdf2Sync(password, salt, 1_000, 32, 'sha256'), password));
+    passwords.forEach((password, i) => assert.deepEqual(keys[i], expected(password, salt), password));
   });
 
-  it('when a slow hash runs, then the event loop stays free (a timer fires on time)', async () => {
+  it('when a slow hash runs on a thread, then the event loop stays free (a timer fires on time)', async () => {
     threads = createHashThreads({ count: 1 });
     const salt = crypto.randomBytes(16);
-    await threads.derive(job('warm-up', salt));
+    const onPool = threads.derive(job('on the pool', salt, 100_000));
     const hashing = threads.derive(job('slow', salt, 2_000_000));
+    assert.equal(threads.size(), 1);
     const lag = await new Promise<number>((resolve) => {
       const asked = performance.now();
       setTimeout(() => resolve(performance.now() - asked - 20), 20);
     });
-    let done = false;
-    await hashing.then(() => (done = true));
+    assert.deepEqual(await hashing, expected('slow', salt, 2_000_000));
+    await onPool;
     assert.ok(lag < 50, `timer late by ${lag.toFixed(1)} ms`);
-    assert.ok(done);
   });
 
-  it('when a thread ends under a running hash, then the hash is finished on libuv’s pool, and the next one starts a thread again', async () => {
+  it('when a thread is stopped under a running hash, then the hash is finished on libuv’s pool, and load starts a thread again', async () => {
     threads = createHashThreads({ count: 1 });
     const salt = crypto.randomBytes(16);
+    const onPool = threads.derive(job('on the pool', salt, 100_000));
     const running = threads.derive(job('cut-off', salt, 200_000));
+    assert.equal(threads.size(), 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await threads.stop();
     assert.equal(threads.size(), 0);
-    assert.deepEqual(await running, crypto.pbkdf2Sync('cut-off', salt, 200_000, 32, 'sha256'));
-    assert.deepEqual(await threads.derive(job('again', salt)), crypto.pbkdf2Sync('again', salt, 1_000, 32, 'sha256'));
+    assert.deepEqual(await running, expected('cut-off', salt, 200_000));
+    await onPool;
+    await Promise.all([threads.derive(job('again', salt)), threads.derive(job('and again', salt))]);
     assert.equal(threads.size(), 1);
   });
 
   it('when a thread ends on its own, then its job and the next ones are hashed on libuv’s pool, with no new thread started for a while', async () => {
     threads = createHashThreads({ count: 1 });
     const salt = crypto.randomBytes(16);
-    await threads.derive(job('warm-up', salt));
+    await Promise.all([threads.derive(job('warm-up', salt)), threads.derive(job('warm-up 2', salt))]);
+    assert.equal(threads.size(), 1);
     // The thread dies as it is handed the job (as a crash would end it), not through stop().
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker) {
@@ -66,41 +84,50 @@ describe('hashing threads (PBKDF2 off the event loop and off libuv’s pool)', (
       void this.terminate();
     } as typeof post;
     try {
-      assert.deepEqual(await threads.derive(job('crashed', salt)), crypto.pbkdf2Sync('crashed', salt, 1_000, 32, 'sha256'));
+      assert.deepEqual(await threads.derive(job('crashed', salt)), expected('crashed', salt));
     } finally {
       Worker.prototype.postMessage = post;
     }
     assert.equal(threads.size(), 0);
-    assert.deepEqual(await threads.derive(job('after', salt)), crypto.pbkdf2Sync('after', salt, 1_000, 32, 'sha256'));
-    assert.equal(threads.size(), 0, 'no thread is started again at once');
+    const after = await Promise.all([threads.derive(job('after', salt)), threads.derive(job('after 2', salt))]);
+    assert.deepEqual(after, [expected('after', salt), expected('after 2', salt)]);
+    assert.equal(threads.size(), 0, 'no thread is started again at once, even under load');
   });
 
   it('when no hash is asked for a while, then the threads stop', async () => {
     threads = createHashThreads({ count: 2, idleStopMs: 50 });
     const salt = crypto.randomBytes(16);
-    await Promise.all([threads.derive(job('a', salt)), threads.derive(job('b', salt))]);
+    await Promise.all([1, 2, 3].map((i) => threads.derive(job(`p${i}`, salt))));
     assert.equal(threads.size(), 2);
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(threads.size(), 0);
   });
 
-  it('when a process has nothing left to do but a hash (a seeder), then it waits for it; idle threads keep no process alive', () => {
+  it('when a process has nothing left to do but hashes (a seeder), then it waits for them; idle threads keep no process alive', () => {
     const script = `
       const { createHashThreads } = require('./src/credentials/hash-threads');
       const threads = createHashThreads({ count: 1 });
-      threads.derive({ password: 'seed', salt: Buffer.alloc(16), rounds: 200000, keyBytes: 32, digest: 'sha256' })
-        .then((key) => console.log('derived ' + key.length));`;
+      const job = (password) => ({ password, salt: Buffer.alloc(16), rounds: 200000, keyBytes: 32, digest: 'sha256' });
+      // Two at once: the second runs on a thread.
+      Promise.all([threads.derive(job('seed')), threads.derive(job('seed 2'))])
+        .then((keys) => console.log('derived ' + keys.map((key) => key.length).join(' ') + ' on ' + threads.size() + ' thread'));`;
     const started = performance.now();
     const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8', timeout: 15_000 });
-    assert.equal(out.trim(), 'derived 32');
+    assert.equal(out.trim(), 'derived 32 32 on 1 thread');
     // The thread outlives the hash (stopped only after 15 s idle), yet the process ended at once.
     assert.ok(performance.now() - started < 10_000);
   });
 
-  it('when a job is malformed, then it fails with a clear error and the thread goes on', async () => {
+  it('when a job is malformed, then it fails with a clear error, on the pool or on a thread, and the thread goes on', async () => {
     threads = createHashThreads({ count: 1 });
     const salt = crypto.randomBytes(16);
-    await assert.rejects(threads.derive({ ...job('x', salt), digest: 'no-such-digest' }), /hashing failed: .*digest/i);
-    assert.deepEqual(await threads.derive(job('y', salt)), crypto.pbkdf2Sync('y', salt, 1_000, 32, 'sha256'));
+    const malformed = { ...job('x', salt), digest: 'no-such-digest' };
+    await assert.rejects(threads.derive(malformed), /hashing failed: .*digest/i);
+    const onPool = threads.derive(job('on the pool', salt, 50_000));
+    await assert.rejects(threads.derive(malformed), /hashing failed: .*digest/i);
+    assert.equal(threads.size(), 1);
+    await onPool;
+    const [y, z] = await Promise.all([threads.derive(job('y', salt)), threads.derive(job('z', salt))]);
+    assert.deepEqual([y, z], [expected('y', salt), expected('z', salt)]);
   });
 });
