@@ -96,6 +96,8 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
     }
     for (const waiting of thread.jobs.values()) onPool(waiting);
     thread.jobs.clear();
+    // The threads left may have nothing to do, and no reply of theirs will arm the idle stop.
+    if (threads.length > 0 && totalJobs() === 0) stopWhenIdle();
   }
 
   function start(): HashThread {
@@ -138,10 +140,6 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   }
 
   function derive(job: Pbkdf2Job): Promise<Buffer> {
-    if (idleTimer) {
-      clearTimeout(idleTimer);
-      idleTimer = null;
-    }
     return new Promise<Buffer>((resolve, reject) => {
       const waiting: Job = { job, resolve, reject };
       // A lone hash runs on libuv's pool: the threads are for load, where hashes queue (a service signing in one
@@ -154,6 +152,11 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
         // No thread could be started (the process is out of threads or memory): the pool still hashes.
         poolUntil = Date.now() + FAILED_BACKOFF_MS;
         return onPool(waiting);
+      }
+      // Only a job for the threads keeps them from their idle stop.
+      if (idleTimer) {
+        clearTimeout(idleTimer);
+        idleTimer = null;
       }
       const id = nextId++;
       if (thread.jobs.size === 0) thread.worker.ref();

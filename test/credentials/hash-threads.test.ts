@@ -7,6 +7,20 @@ import { createHashThreads, type HashThreads } from '../../src/credentials/hash-
 
 const job = (password: string, salt: Buffer, rounds = 1_000) => ({ password, salt, rounds, keyBytes: 32, digest: 'sha256' });
 
+/** Runs `derive` with the thread it hands its job to dying at once (as a crash would end it, not through stop()). */
+async function diesWithJob(derive: () => Promise<Buffer>): Promise<Buffer> {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (this: Worker) {
+    Worker.prototype.postMessage = post;
+    void this.terminate();
+  } as typeof post;
+  try {
+    return await derive();
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+}
+
 const expected = (password: string, salt: Buffer, rounds = 1_000) => crypto.pbkdf2Sync(password, salt, rounds, 32, 'sha256');
 
 describe('hashing threads (PBKDF2 off the event loop, and under load off libuvâ€™s pool)', () => {
@@ -77,21 +91,23 @@ describe('hashing threads (PBKDF2 off the event loop, and under load off libuvâ€
     const salt = crypto.randomBytes(16);
     await Promise.all([threads.derive(job('warm-up', salt)), threads.derive(job('warm-up 2', salt))]);
     assert.equal(threads.size(), 1);
-    // The thread dies as it is handed the job (as a crash would end it), not through stop().
-    const post = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (this: Worker) {
-      Worker.prototype.postMessage = post;
-      void this.terminate();
-    } as typeof post;
-    try {
-      assert.deepEqual(await threads.derive(job('crashed', salt)), expected('crashed', salt));
-    } finally {
-      Worker.prototype.postMessage = post;
-    }
+    assert.deepEqual(await diesWithJob(() => threads.derive(job('crashed', salt))), expected('crashed', salt));
     assert.equal(threads.size(), 0);
     const after = await Promise.all([threads.derive(job('after', salt)), threads.derive(job('after 2', salt))]);
     assert.deepEqual(after, [expected('after', salt), expected('after 2', salt)]);
     assert.equal(threads.size(), 0, 'no thread is started again at once, even under load');
+  });
+
+  it('when one of two threads dies and hashes then go to the pool, then the other thread still stops when idle', async () => {
+    threads = createHashThreads({ count: 2, idleStopMs: 100 });
+    const salt = crypto.randomBytes(16);
+    await Promise.all([1, 2, 3].map((i) => threads.derive(job(`p${i}`, salt))));
+    assert.equal(threads.size(), 2);
+    assert.deepEqual(await diesWithJob(() => threads.derive(job('crashed', salt))), expected('crashed', salt));
+    assert.equal(threads.size(), 1);
+    await Promise.all([threads.derive(job('on the pool', salt)), threads.derive(job('on the pool 2', salt))]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(threads.size(), 0);
   });
 
   it('when no hash is asked for a while, then the threads stop', async () => {
