@@ -14,7 +14,7 @@
  *   memory  RSS after 30 s idle, and peak while 50 connections call /auth/me (issue 34)      ≤ 90 / 150 MiB
  *   login   POST /auth/login per second vs the PBKDF2 ceiling (same iterations, every pool
  *           thread busy), access log on, activity row written, 5/min limit in force (reported), and
- *           vs bare-login-server.js (bare Express doing only a sign-in's minimum), same rounds  ≥ 1.0
+ *           vs bare-login-server.js (a bare passport-local login: Express, passport-local, one hash, a JWT)  ≥ 1.0
  *   load    p99 of GET /auth/me at 100 req/s while logins saturate the hashing pool           ≤ 25 ms
  *   me      … and by auth_session (a magic-link server session; mail caught by an SMTP listener here)   ≥ 0.90
  *   paths   reported only: POST /auth/refresh and the /admin/users page per second; OTP and magic-link verify timed one by one
