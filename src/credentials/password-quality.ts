@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { MESSAGES, judgePassword } from './password-judge';
+import { startWorkerJobs, type WorkerJobs } from '../util/worker-jobs';
 
 /**
  * The one password-quality rule (CONTRACT 12), applied wherever a password is set (input-rules'
@@ -23,51 +24,27 @@ export interface PasswordJudgement {
  */
 const IDLE_MS = 10_000;
 
-interface Waiting {
+interface JudgeJob {
   password: string;
-  userInputs: readonly string[];
-  resolve: (judgement: PasswordJudgement) => void;
+  userInputs: string[];
 }
 
-let worker: Worker | null = null;
-let stopTimer: NodeJS.Timeout | null = null;
-let nextId = 0;
-const waiting = new Map<number, Waiting>();
+/** Judged in this thread: what the worker could not judge (correct, only slower for the event loop). */
+const judgeHere = (job: JudgeJob): PasswordJudgement => judgePassword(job.password, job.userInputs);
 
-/** Judges in this thread: what is waiting when the worker fails (correct, only slower for the event loop). */
-function judgeHereInstead(failed: Worker): void {
-  if (worker === failed) worker = null;
-  for (const [id, request] of waiting) {
-    waiting.delete(id);
-    request.resolve(judgePassword(request.password, [...request.userInputs]));
-  }
-}
+let judge: WorkerJobs<JudgeJob, PasswordJudgement> | null = null;
 
-function startWorker(): Worker {
-  const started = new Worker(path.join(__dirname, 'password-judge.js'), { workerData: { role: 'password-judge' } });
-  // An idle worker never holds the process open (shutdown, tests).
-  started.unref();
-  started.on('message', ({ id, judgement, error }: { id: number; judgement?: PasswordJudgement; error?: string }) => {
-    const request = waiting.get(id);
-    if (!request) return;
-    waiting.delete(id);
-    request.resolve(error === undefined && judgement ? judgement : judgePassword(request.password, [...request.userInputs]));
-    if (waiting.size === 0) scheduleStop(started);
+function startJudge(): WorkerJobs<JudgeJob, PasswordJudgement> {
+  const started = startWorkerJobs<JudgeJob, PasswordJudgement>({
+    worker: new Worker(path.join(__dirname, 'password-judge.js'), { workerData: { role: 'password-judge' } }),
+    answer: (reply, job) => (reply.error === undefined && reply.judgement ? (reply.judgement as PasswordJudgement) : judgeHere(job)),
+    instead: async (job) => judgeHere(job),
+    idleStopMs: IDLE_MS,
+    onGone: () => {
+      if (judge === started) judge = null;
+    },
   });
-  started.on('error', () => judgeHereInstead(started));
-  started.on('exit', () => judgeHereInstead(started));
   return started;
-}
-
-function scheduleStop(idleWorker: Worker): void {
-  stopTimer = setTimeout(() => {
-    stopTimer = null;
-    if (worker === idleWorker && waiting.size === 0) {
-      worker = null;
-      void idleWorker.terminate();
-    }
-  }, IDLE_MS);
-  stopTimer.unref();
 }
 
 /**
@@ -75,15 +52,8 @@ function scheduleStop(idleWorker: Worker): void {
  * the event loop, and its dictionaries live only while passwords are being set.
  */
 export function judgePasswordOffThread(password: string, userInputs: readonly string[] = []): Promise<PasswordJudgement> {
-  if (stopTimer) {
-    clearTimeout(stopTimer);
-    stopTimer = null;
-  }
-  worker ??= startWorker();
-  const id = nextId++;
-  const judged = new Promise<PasswordJudgement>((resolve) => waiting.set(id, { password, userInputs, resolve }));
-  worker.postMessage({ id, password, userInputs: [...userInputs] });
-  return judged;
+  judge ??= startJudge();
+  return judge.run({ password, userInputs: [...userInputs] });
 }
 
 /** The field message for a password that must not be set, or null when it may (judged off the event loop). */
@@ -93,7 +63,7 @@ export async function passwordProblem(password: string, userInputs: readonly str
 
 /** Whether the worker is up (it ends IDLE_MS after its last judgement). */
 export function passwordJudgeRunning(): boolean {
-  return worker !== null;
+  return judge !== null;
 }
 
 /** The same rule judged in this thread, blocking it: only where nothing else is waiting (the configuration check at boot). */
