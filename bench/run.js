@@ -275,6 +275,41 @@ function cpuMicros(pid) {
   }
 }
 
+/** CPU time (user + system) each thread of a process has used so far, in µs, by thread id; empty where /proc is missing. */
+function threadCpuMicros(pid) {
+  const out = new Map();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        out.set(tid, (Number(fields[11]) + Number(fields[12])) * (1e6 / 100));
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  } catch {
+    // No /proc: the split is not reported.
+  }
+  return out;
+}
+
+/**
+ * A login round's CPU per login split by thread, in µs: the main thread (the event loop), the hashing threads and
+ * the rest (libuv's pool running SQLite, V8's collector helpers). A hashing thread is told by its load alone: one
+ * PBKDF2 of 100,000 rounds costs tens of ms spread over at most four threads, while no other thread spends even one
+ * ms per login.
+ */
+function threadSplit(pid, before, after, requests) {
+  const split = { main: 0, hashing: 0, other: 0 };
+  for (const [tid, used] of after) {
+    const perRequest = (used - (before.get(tid) ?? 0)) / requests;
+    if (tid === String(pid)) split.main += perRequest;
+    else if (perRequest >= 2000) split.hashing += perRequest;
+    else split.other += perRequest;
+  }
+  return split;
+}
+
 /** Resident set size of a process in bytes (VmRSS), NaN where /proc is missing. */
 function rss(pid) {
   try {
@@ -288,11 +323,13 @@ function rss(pid) {
 /** One autocannon round against a process: requests per second (2xx only), CPU µs per request, p99. */
 async function round(pid, options) {
   const before = cpuMicros(pid);
+  const threadsBefore = threadCpuMicros(pid);
   const result = await cannon(options);
   const cpu = cpuMicros(pid) - before;
   const ok = result['2xx'];
   if (result.non2xx > 0 || result.errors > 0) log(`  ${options.title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { perSecond: ok / result.duration, cpuPerRequest: cpu / ok, p99: result.latency.p99, p50: result.latency.p50 };
+  const threads = threadSplit(pid, threadsBefore, threadCpuMicros(pid), ok);
+  return { perSecond: ok / result.duration, cpuPerRequest: cpu / ok, threads, p99: result.latency.p99, p50: result.latency.p50 };
 }
 
 async function json(url, init = {}) {
@@ -430,6 +467,11 @@ function meanOfRounds(slices) {
   return { perSecond: mean((s) => s.perSecond), cpuPerRequest: mean((s) => s.cpuPerRequest) };
 }
 
+/** The median of each part of per-round thread splits, in ms. */
+function splitMedians(splits) {
+  return Object.fromEntries(['main', 'hashing', 'other'].map((part) => [part, median(splits.map((split) => split[part])) / 1000]));
+}
+
 function summarize(rounds) {
   return {
     perSecond: median(rounds.map((r) => r.perSecond)),
@@ -519,7 +561,7 @@ async function measureLogins(service, email) {
     const after = await bareSlice();
     const bare = meanOfRounds([before, after]);
     before = after;
-    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling, floorRatio: bare.perSecond / ceiling, toFloor: login.perSecond / bare.perSecond, cpuPerFloorLogin: bare.cpuPerRequest });
+    rounds.push({ ceiling, login: login.perSecond, cpuPerLogin: login.cpuPerRequest, ratio: login.perSecond / ceiling, floorRatio: bare.perSecond / ceiling, toFloor: login.perSecond / bare.perSecond, cpuPerFloorLogin: bare.cpuPerRequest, threads: login.threads, floorThreads: after.threads });
   }
   await stop(floor.child);
   return {
@@ -534,6 +576,9 @@ async function measureLogins(service, email) {
     ceilingPerRound: rounds.map((r) => r.ceiling),
     cpuMsPerLogin: median(rounds.map((r) => r.cpuPerLogin)) / 1000,
     cpuMsPerFloorLogin: median(rounds.map((r) => r.cpuPerFloorLogin)) / 1000,
+    // Where a login's CPU goes, service and floor (the floor's slice after each round), medians per part in ms.
+    cpuMsByThread: splitMedians(rounds.map((r) => r.threads)),
+    floorCpuMsByThread: splitMedians(rounds.map((r) => r.floorThreads)),
   };
 }
 
@@ -1112,6 +1157,8 @@ function report(r) {
   ];
   if (together.length > 0) notes.push(`side by side with bare Express (same moments, a generator each): ${together.map(([name, t]) => `${name} ${t.ratio.toFixed(2)} (${fixed(t.ratioPerRound)})`).join(', ')}`);
   if (r.login) notes.push(`logins/s per round ${fixed(r.login.perSecondPerRound, 1)} vs ceiling ${fixed(r.login.ceilingPerRound, 1)} (ratios ${fixed(r.login.ratioPerRound)}), server CPU ${r.login.cpuMsPerLogin.toFixed(1)} ms per login incl. hashing; bare-Express login floor ${fixed(r.login.floorRatioPerRound)} of the ceiling (median ${r.login.floorRatio.toFixed(2)}, ${r.login.cpuMsPerFloorLogin.toFixed(1)} ms of CPU per login); service ÷ floor per round ${fixed(r.login.ratioToFloorPerRound)}`);
+  const bySplit = (split) => `main thread ${split.main.toFixed(2)}, hashing ${split.hashing.toFixed(2)}, other threads ${split.other.toFixed(2)}`;
+  if (r.login?.cpuMsByThread) notes.push(`  CPU ms per login by thread: service ${bySplit(r.login.cpuMsByThread)}; floor ${bySplit(r.login.floorCpuMsByThread)}`);
   if (r.underLoad?.floorP99PerRound) notes.push(`the same probe against the bare login floor under its own login load: p99 per round ${r.underLoad.floorP99PerRound.join(' / ')} ms`);
   if (r.underLoad) notes.push(`under load p99 per round ${r.underLoad.p99PerRound.join(' / ')} ms, p50 ${r.underLoad.rounds.map((x) => x.p50).join(' / ')} ms, logins/s ${r.underLoad.rounds.map((x) => x.loginsPerSecond.toFixed(1)).join(' / ')}`);
   if (r.memory) notes.push(`RSS ${r.memory.afterStartMiB.toFixed(0)} MiB two seconds after start, ${r.memory.idleMiB.toFixed(0)} MiB after ${IDLE_SETTLE_MS / 1000} s idle, peak ${r.memory.peakMiB.toFixed(0)} MiB (a start on a current database); the first start, which applied the migrations, ${r.memory.firstStartIdleMiB?.toFixed(0)} MiB idle`);

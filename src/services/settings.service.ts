@@ -6,6 +6,7 @@ import type { AdminAudit } from '../http/request-context';
 import type { KeyValueStore } from '../store';
 import type { ActivityService } from './activity.service';
 import { createSettingsCache } from './settings-cache';
+import { deepFreeze } from '../util/deep-freeze';
 
 export type SettingSource = 'env' | 'admin' | 'default';
 
@@ -58,8 +59,23 @@ export function createSettingsService(deps: { config: Config; models: Models; ac
   const { config, models, activity } = deps;
   const stored = createSettingsCache({ model: models.Setting, keys: Object.values(KEYS), store: deps.store, logger: deps.logger });
 
+  /**
+   * Resolved once per copy of the rows: the cache answers the same Map while its copy is current, and several steps
+   * of every sign-in ask for the settings. Frozen, as every caller shares it.
+   */
+  const resolvedByCopy = new WeakMap<Map<string, unknown>, SecuritySettings>();
+
   async function getSecuritySettings(): Promise<SecuritySettings> {
     const values = await stored.read();
+    let settings = resolvedByCopy.get(values);
+    if (!settings) {
+      settings = deepFreeze(resolve(values));
+      resolvedByCopy.set(values, settings);
+    }
+    return settings;
+  }
+
+  function resolve(values: Map<string, unknown>): SecuritySettings {
     const storedExpires = values.get(KEYS.jwtExpiresIn);
     const storedGrace = values.get(KEYS.jwtRefreshGraceSeconds);
     const storedAllow = values.get(KEYS.allowRegistration);

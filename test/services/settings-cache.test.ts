@@ -33,6 +33,18 @@ describe('security settings cache (a copy per process, checked against a version
     assert.equal(reads, 1);
   });
 
+  it('when settings are read again from a current copy, then they are resolved once and shared frozen; a write resolves them anew', async () => {
+    const { models } = ctx();
+    const settings = settingsOver(models);
+    const first = await settings.getSecuritySettings();
+    assert.equal(await settings.getSecuritySettings(), first, 'the same resolution while the copy is current');
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.requireTwoFactorRoles.value), 'no caller can change what the others read');
+    await models.Setting.upsert({ key: 'security.allowRegistration', value: false });
+    const after = await settings.getSecuritySettings();
+    assert.notEqual(after, first);
+    assert.equal(after.allowRegistration.value, false);
+  });
+
   it('when a setting is written through the models, inside a transaction or not, then the next read sees it', async () => {
     const { models, sequelize } = ctx();
     const settings = settingsOver(models);
