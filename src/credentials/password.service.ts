@@ -36,7 +36,7 @@ export function createPasswordService(options: { iterations: number; threads?: H
   const { iterations } = options;
   const threads = options.threads ?? sharedHashThreads();
   let dummy: Promise<string> | undefined;
-  /** PBKDF2 on the hashing threads (hash-threads.ts), never on the event loop nor on libuv's pool. */
+  /** PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads. */
   const derive = (password: string, salt: Buffer, rounds: number): Promise<Buffer> =>
     threads.derive({ password, salt, rounds, keyBytes: KEY_BYTES, digest: DIGEST });
 
