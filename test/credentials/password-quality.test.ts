@@ -38,7 +38,12 @@ describe('password quality, judged on a worker thread', function () {
     const inThread = await longestStall(async () => {
       for (let i = 0; i < 4; i++) passwordProblemNow(`${hard}${i}`);
     });
-    const offThread = await longestStall(() => Promise.all(Array.from({ length: 4 }, (_, i) => judgePasswordOffThread(`${hard}${i}`))));
+    // The least of three tries: judging in this thread stalls every try, while a collection of this thread's
+    // heap (after a thousand tests, tens of ms) lands in one try at most (CI once saw 91 ms in one try).
+    let offThread = Infinity;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      offThread = Math.min(offThread, await longestStall(() => Promise.all(Array.from({ length: 4 }, (_, i) => judgePasswordOffThread(`${hard}${i}${attempt}`)))));
+    }
     assert.ok(inThread >= 10, `judging in this thread held it ${inThread.toFixed(1)} ms`);
     assert.ok(offThread < inThread / 2, `off-thread judging held the event loop ${offThread.toFixed(1)} ms (in-thread: ${inThread.toFixed(1)} ms)`);
   });
