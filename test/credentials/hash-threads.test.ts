@@ -68,7 +68,8 @@ describe('hashing threads (PBKDF2 off the event loop, and under load off libuvâ€
     });
     assert.deepEqual(await hashing, expected('slow', salt, 2_000_000));
     await onPool;
-    assert.ok(lag < 50, `timer late by ${lag.toFixed(1)} ms`);
+    // The slow hash alone is hundreds of ms: run on this thread, it would hold the timer that long.
+    assert.ok(lag < 150, `timer late by ${lag.toFixed(1)} ms`);
   });
 
   it('when a thread is stopped under a running hash, then the hash is finished on libuvâ€™s pool, and load starts a thread again', async () => {

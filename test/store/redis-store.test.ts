@@ -49,8 +49,9 @@ describe('Redis store when Redis stops answering (a private redis-server, frozen
     await whileFrozen(async () => {
       const first = await timed(() => store!.get('k'));
       assert.ok(first.failed && first.ms >= 900, `the first call waits for the command timeout (${first.ms} ms)`);
+      // A call that is tried waits for the command timeout (1 s): half of that leaves room for a slow host.
       const next = await timed(() => store!.getMany(['k', 'other']));
-      assert.ok(next.failed && next.ms < 100, `the next call is not tried (${next.ms} ms)`);
+      assert.ok(next.failed && next.ms < 500, `the next call is not tried (${next.ms} ms)`);
     });
   });
 
@@ -60,7 +61,7 @@ describe('Redis store when Redis stops answering (a private redis-server, frozen
       const first = timed(() => store!.get('k'));
       await sleep(300);
       const second = await timed(() => store!.get('k'));
-      assert.ok(second.failed && second.ms < 100, `the second call is not tried (${second.ms} ms)`);
+      assert.ok(second.failed && second.ms < 500, `the second call is not tried (${second.ms} ms)`);
       assert.ok((await first).failed, 'the first call still ends in its timeout');
     });
   });
