@@ -27,6 +27,8 @@ import { createOAuthProviders } from './oauth/oauth-providers';
 import { createOAuthService } from './services/oauth.service';
 import { createPasskeyService } from './services/passkey.service';
 import { createSecurityNotices } from './services/security-notices';
+import { createCredentialSet } from './services/credential-set/credential-set';
+import { createCredentialKinds } from './services/credential-set/credential-kinds';
 import { createTwoFactorService } from './services/two-factor.service';
 import { createStepUpService } from './services/step-up.service';
 import { createSecondFactor } from './sign-in/second-factor';
@@ -89,34 +91,35 @@ export function createContainer(deps: AppDependencies) {
   const apiKeyVerifier = createApiKeyVerifier({ models, authUsers, store, revocations, hasher: apiKeyHasher, rateLimit: config.apiKeyRateLimit, logger });
   const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity });
   const notices = createSecurityNotices({ config, mailer, logger });
+  // CONTRACT 18: the registry of an account's credential kinds and the one table of events that end them.
+  const credentialSet = createCredentialSet({ sequelize, models, kinds: createCredentialKinds({ models, tokens, revocations }), notices });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
-  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, activity, logger });
+  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger });
   // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
   const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
   const users = createUserService({ sequelize, models, passwords, profiles, settings });
-  const userAdmin = createUserAdminService({ sequelize, models, tokens, activity, users });
+  const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
-  const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification });
+  const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification, credentials: credentialSet });
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
-  const account = createAccountService({ sequelize, models, passwords, checkPassword, tokens, activity, notices });
+  const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
   // CONTRACT 9: TOTP and recovery codes, and step-up (password or code, through the same throttle).
   const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, activity, notices, settings });
   const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, twoFactor, activity });
-  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, userSessions, links: emailLinks, mailer, notices, activity, logger });
+  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
-    revokeAllForUser: tokens.revokeAllForUser,
+    credentials: credentialSet,
     clearSignInFailures: accountThrottle.clear,
     mailsPerEmail: createEmailQuota({ store, logger, name: 'password-reset-email' }),
-    notices,
   });
 
   // The otp-login plugin as a request found it: its guard, page and strategy share one read, and every request
@@ -154,7 +157,7 @@ export function createContainer(deps: AppDependencies) {
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
-    twoFactor, stepUp, secondFactor,
+    twoFactor, stepUp, secondFactor, credentialSet,
   };
 }
 

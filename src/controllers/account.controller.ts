@@ -6,7 +6,7 @@ import { withNotice } from '../http/notices';
 import type { AccountActor } from '../services/account-lifecycle.service';
 import { ACCOUNT_LIFECYCLE_MESSAGES } from '../services/account-lifecycle.service';
 import { EMAIL_VERIFICATION_MESSAGES } from '../services/email-verification.service';
-import type { EmailChangeBody } from '../routes/account.schemas';
+import type { EmailChangeBody, PasswordChangeBody } from '../routes/account.schemas';
 
 const SIGN_IN_PAGE = '/auth/login';
 
@@ -15,9 +15,14 @@ export function actorOf(req: Request): AccountActor {
   return { userId: (req.user as Express.User).id, sessionId: req.tokenClaims?.sid, context: requestContext(req) };
 }
 
+/** Who changes their password: the session that asks goes on, its sign-in time unchanged. */
+export function passwordActor(req: Request): { userId: string; sessionId: string | undefined; authTime: number | undefined } {
+  return { userId: (req.user as Express.User).id, sessionId: req.tokenClaims?.sid, authTime: req.tokenClaims?.auth_time };
+}
+
 /** Handlers of CONTRACT 12's /auth routes; the route schemas have parsed the input. */
 export function createAccountController(container: Container) {
-  const { emailVerification, lifecycle, cookies, sessions } = container;
+  const { emailVerification, lifecycle, cookies, sessions, account, tokens } = container;
 
   /** A link arrives by a click: always a redirect to the sign-in page with a notice, never a JSON body. */
   const verifyEmail: RequestHandler = async (req, res) => {
@@ -58,10 +63,19 @@ export function createAccountController(container: Container) {
     res.status(204).end();
   };
 
+  /** POST /auth/password (CONTRACT 18): a token for the same session; every other session ends. */
+  const changePassword: RequestHandler = async (req, res) => {
+    const body = req.body as PasswordChangeBody;
+    const { user, session } = await account.changePassword(passwordActor(req), body.currentPassword, body.newPassword, requestContext(req));
+    const issued = await tokens.issue(user, session);
+    cookies.set(res, issued);
+    res.json({ token: issued.token });
+  };
+
   const exportAccount: RequestHandler = async (req, res) => {
     const data = await lifecycle.exportAccount(actorOf(req));
     res.set('Content-Disposition', 'attachment; filename="account-export.json"').json(data);
   };
 
-  return { verifyEmail, confirmEmail, linkFailed, resendVerification, changeEmail, deleteAccount, exportAccount };
+  return { verifyEmail, confirmEmail, linkFailed, resendVerification, changeEmail, changePassword, deleteAccount, exportAccount };
 }

@@ -23,7 +23,7 @@ function formNotice(err: AppError, body: unknown): NoticeCode {
 }
 
 /** Handlers of /auth/oauth besides the callback (a strategy + the session step do that). */
-export function createOAuthController({ oauth, oauthProviders }: Container) {
+export function createOAuthController({ oauth, oauthProviders, credentialSet }: Container) {
   /** GET /auth/oauth/:provider: off to the provider, with a state bound to this browser. */
   const start: RequestHandler = async (req, res) => {
     const query = req.query as { redirect?: string };
@@ -37,6 +37,8 @@ export function createOAuthController({ oauth, oauthProviders }: Container) {
   const link: RequestHandler = async (req, res) => {
     const { provider } = req.body as ProviderBody;
     const user = req.user as Express.User;
+    // CONTRACT 18: an unverified account adds no linked provider (the callback refuses it too).
+    await credentialSet.assertMayAdd(user.id);
     const redirectUrl = await oauthProviders.authorizationUrl(req, res, provider, { linkUserId: user.id, linkEpoch: user.tokenEpoch });
     if (wantsPage(req)) return res.redirect(302, redirectUrl);
     res.json({ redirectUrl });

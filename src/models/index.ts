@@ -26,6 +26,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare avatarUrl: CreationOptional<string | null>;
   declare lastLoginAt: CreationOptional<Date | null>;
   declare emailVerifiedAt: CreationOptional<Date | null>; // null while the address is unproven (CONTRACT 12)
+  /** Signed itself up with a password and is not the first user: "unverified" until proven (CONTRACT 18). */
+  declare selfRegistered: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -159,6 +161,7 @@ export function defineModels(sequelize: Sequelize): Models {
       avatarUrl: { type: DataTypes.STRING(1024), allowNull: true },
       lastLoginAt: { type: DataTypes.DATE, allowNull: true },
       emailVerifiedAt: { type: DataTypes.DATE(3), allowNull: true },
+      selfRegistered: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       ...timestamps,
       createdAt: createdAtMilliseconds,
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
-import { email, signInPassword } from '../http/input-rules';
+import { email, newPassword, signInPassword } from '../http/input-rules';
 import { EMAIL_LINK_TOKEN_MAX } from '../services/email-links';
 
 // Not strict: a mail client or tracker may add its own query parameters to a link.
@@ -10,6 +10,8 @@ export const emailLinkQuery = z.object({
 /** `currentPassword` is needed when the account has a password (the service says so by name when it is missing). */
 export const emailChangeBody = z.strictObject({ newEmail: email, currentPassword: signInPassword.optional() });
 export type EmailChangeBody = z.output<typeof emailChangeBody>;
+export const passwordChangeBody = z.strictObject({ currentPassword: signInPassword, newPassword });
+export type PasswordChangeBody = z.output<typeof passwordChangeBody>;
 
 const message = z.object({ message: z.string() });
 const stepUp = { 403: '"Recent sign-in required" with stepUp: true (the sign-in is older than 10 minutes)' };
@@ -64,6 +66,22 @@ export const ACCOUNT_ENDPOINTS = {
     responses: {
       200: { description: 'requested', schema: message },
       400: 'validation failed (newEmail, currentPassword)',
+      429: 'rate limited, or the account is blocked after wrong passwords',
+      ...stepUp,
+    },
+  },
+  changePassword: {
+    summary: 'Change your password: a new token for this session, every other session ends',
+    description:
+      'currentPassword goes through the same throttled check as a sign-in (429 while the account is blocked). The owner is mailed a notice ' +
+      'listing the API keys, passkeys and linked accounts still on the account (CONTRACT 18).',
+    tags,
+    auth: true,
+    body: passwordChangeBody,
+    responses: {
+      200: { description: 'changed; a new token for the same session (cookies renewed when signed in by cookie)', schema: z.object({ token: z.string() }) },
+      400: 'validation failed (currentPassword wrong, newPassword too weak or too short)',
+      409: 'the password was changed meanwhile by another request',
       429: 'rate limited, or the account is blocked after wrong passwords',
       ...stepUp,
     },

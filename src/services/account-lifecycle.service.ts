@@ -13,6 +13,7 @@ import type { SecurityNotices } from './security-notices';
 import type { SessionService } from './session.service';
 import { EMAIL_LINK_TTL_SECONDS, type EmailLinks } from './email-links';
 import { createBackgroundWork } from './background-work';
+import type { CredentialSet } from './credential-set/credential-set';
 
 export const ACCOUNT_LIFECYCLE_MESSAGES = {
   changeRequested: 'If the address can be used, a confirmation link has been sent to it. Your address changes when you open that link.',
@@ -42,7 +43,9 @@ export function createAccountLifecycleService(deps: {
   sequelize: Sequelize;
   models: Models;
   checkPassword: PasswordChecker;
-  tokens: Pick<TokenService, 'revokeAllForUser' | 'userChanged'>;
+  tokens: Pick<TokenService, 'userChanged'>;
+  /** Deletion ends every credential through the one table (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'removeAccount'>;
   userSessions: Pick<SessionService, 'revokeAll' | 'list'>;
   links: EmailLinks;
   mailer: Mailer;
@@ -50,7 +53,7 @@ export function createAccountLifecycleService(deps: {
   activity: ActivityService;
   logger: Logger;
 }) {
-  const { sequelize, models, checkPassword, tokens, userSessions, links, mailer, notices, activity } = deps;
+  const { sequelize, models, checkPassword, tokens, credentials, userSessions, links, mailer, notices, activity } = deps;
   const log = deps.logger.child({ component: 'account-lifecycle' });
   const background = createBackgroundWork();
 
@@ -156,10 +159,7 @@ export function createAccountLifecycleService(deps: {
       const user = await models.User.findByPk(actor.userId, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw AppError.notFound(ACCOUNT_LIFECYCLE_MESSAGES.notFound);
       if (admins.has(user.id) && admins.size <= 1) throw AppError.conflict(ACCOUNT_LIFECYCLE_MESSAGES.lastAdmin);
-      await tokens.revokeAllForUser(user.id, { transaction });
-      await models.OtpCode.destroy({ where: { userEmail: user.email }, transaction });
-      await models.AuthVerification.destroy({ where: { identifier: user.email }, transaction });
-      await user.destroy({ transaction });
+      await credentials.removeAccount(user, transaction);
       return user.email;
     });
     await activity.record({ action: 'user.account_deleted', userId: actor.userId, email, details: { by: 'self' } }, actor.context);

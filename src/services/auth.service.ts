@@ -9,6 +9,7 @@ import { AppError } from '../http/app-error';
 import type { Metrics } from '../metrics/metrics';
 import type { SessionService } from './session.service';
 import type { EmailVerificationService } from './email-verification.service';
+import type { CredentialSet } from './credential-set/credential-set';
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -43,6 +44,7 @@ export function createAuthService(deps: {
   metrics?: Pick<Metrics, 'sessions'>;
   /** A password registration mails a verification link (CONTRACT 12). */
   verification: Pick<EmailVerificationService, 'registered'>;
+  credentials: Pick<CredentialSet, 'end'>;
 }) {
   const { config, users, tokens, userSessions, activity, profiles, metrics } = deps;
 
@@ -62,6 +64,7 @@ export function createAuthService(deps: {
         lastName: input.lastName,
         profile: custom.value,
       },
+      { selfRegistered: true },
     );
     deps.verification.registered(user);
     return { ...toPublicUser(user), tokenEpoch: user.tokenEpoch, profileData: custom.value };
@@ -107,7 +110,7 @@ export function createAuthService(deps: {
 
   /** POST /auth/logout-all: every token of the user ends. */
   async function logoutAll(user: AuthUser, context: RequestContext): Promise<void> {
-    await tokens.revokeAllForUser(user.id);
+    await deps.credentials.end('sign-out-everywhere', user.id);
     metrics?.sessions.revoked.inc();
     await activity.record({ action: 'auth.logout', userId: user.id, email: user.email, details: { scope: 'all' } }, context);
   }

@@ -12,6 +12,8 @@ import { EMAIL_LINK_TTL_SECONDS, type EmailLinks } from './email-links';
 import { createBackgroundWork } from './background-work';
 import { transactionWithRetry } from '../db/transaction-retry';
 import { renderAccountLinkEmail } from '../mail/account-link-email';
+import type { CredentialSet } from './credential-set/credential-set';
+import type { Keep } from './credential-set/credential-kinds';
 
 /** A refused password sign-in mails a new link at most once per this many seconds (CONTRACT 12). */
 export const SIGN_IN_RESEND_SECONDS = 15 * 60;
@@ -32,9 +34,9 @@ const NO_CONTEXT: RequestContext = { ip: null, userAgent: null };
 /**
  * Verified addresses (CONTRACT 12): the link registration mails, resends, the `requireVerifiedEmail` rule
  * of password sign-in, and the squatter rule. An address proven by someone who can read its mail (a code,
- * a magic link, a provider's verified address) marks the account verified; if it was unverified and had a
- * password, that password was set by someone who never proved the address: it is removed and every
- * session of the account ends, so a squatter's password never survives the owner's arrival.
+ * a magic link, a provider's verified address) marks the account verified; if it was unverified (it signed
+ * itself up, CONTRACT 18) and had a password, whoever set it never proved the address: every credential of
+ * the account ends, so nothing a squatter added survives the owner's arrival.
  */
 export function createEmailVerificationService(deps: {
   sequelize: Sequelize;
@@ -43,11 +45,13 @@ export function createEmailVerificationService(deps: {
   mailer: Mailer;
   links: EmailLinks;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
-  tokens: Pick<TokenService, 'revokeAllForUser' | 'userChanged'>;
+  tokens: Pick<TokenService, 'userChanged'>;
+  /** The squatter rule ends the account's credentials through the one table (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'end'>;
   activity: ActivityService;
   logger: Logger;
 }) {
-  const { sequelize, models, store, mailer, links, settings, tokens, activity } = deps;
+  const { sequelize, models, store, mailer, links, settings, tokens, credentials, activity } = deps;
   const log = deps.logger.child({ component: 'email-verification' });
   const background = createBackgroundWork();
 
@@ -103,19 +107,27 @@ export function createEmailVerificationService(deps: {
   }
 
   /**
-   * Marks the address proven. An unverified account with a password loses the password and every session
-   * in the same transaction (the squatter rule), with the activity row `user.unverified_password_cleared`.
-   * Answers whether anything changed (the caller must then re-read the user: the token epoch moved on).
+   * Marks the address proven. An unverified account (self-registered, never proven) loses, in the same
+   * transaction, every credential whoever signed it up could have added: password, sessions, API keys, passkeys,
+   * second factors and linked accounts but the one proving the address now (`keep`): the squatter rule of
+   * CONTRACT 18, with the activity row `user.unverified_password_cleared`. Accounts vouched for (made by an admin,
+   * the seeder, an import; the first user) are only marked verified. Answers whether anything changed (the
+   * caller must then re-read the user: the token epoch moved on).
    */
-  async function proven(user: { id: string; email: string }, via: ProofOfAddress, context: RequestContext = NO_CONTEXT): Promise<{ changed: boolean; passwordCleared: boolean }> {
+  async function proven(
+    user: { id: string; email: string },
+    via: ProofOfAddress,
+    context: RequestContext = NO_CONTEXT,
+    keep: Pick<Keep, 'linkedAccount'> = {},
+  ): Promise<{ changed: boolean; passwordCleared: boolean }> {
     const now = new Date();
     const outcome = await transactionWithRetry(sequelize, async (transaction) => {
       const [squatted] = await models.User.update(
-        { emailVerifiedAt: now, passwordHash: null },
-        { where: { id: user.id, emailVerifiedAt: null, passwordHash: { [Op.ne]: null } }, transaction },
+        { emailVerifiedAt: now },
+        { where: { id: user.id, emailVerifiedAt: null, selfRegistered: true, passwordHash: { [Op.ne]: null } }, transaction },
       );
       if (squatted === 1) {
-        await tokens.revokeAllForUser(user.id, { transaction });
+        await credentials.end('address-proven-on-unverified', user.id, { transaction, keep });
         return 'cleared' as const;
       }
       const [verified] = await models.User.update({ emailVerifiedAt: now }, { where: { id: user.id, emailVerifiedAt: null }, transaction });

@@ -3,6 +3,7 @@ import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequeli
 import type { Models, User } from '../models';
 import type { RequestContext } from '../http/request-context';
 import { AppError } from '../http/app-error';
+import { isUnverified } from './credential-set/credential-set';
 import { transactionWithRetry } from '../db/transaction-retry';
 import { PROVIDER_LABELS, type OAuthIdentity, type OAuthProviders } from '../oauth/oauth-providers';
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
@@ -197,7 +198,8 @@ export function createOAuthService(deps: {
    */
   async function addressProven(outcome: OAuthOutcome, identity: OAuthIdentity, context: RequestContext): Promise<OAuthOutcome> {
     if (!outcome.ok || outcome.user.emailVerifiedAt || !identity.emailVerified || identity.email !== outcome.user.email) return outcome;
-    const { changed } = await deps.verification.proven(outcome.user, identity.provider, context);
+    const proving = { provider: identity.provider, providerAccountId: identity.providerAccountId };
+    const { changed } = await deps.verification.proven(outcome.user, identity.provider, context, { linkedAccount: proving });
     return changed ? { ...outcome, user: (await userById(outcome.user.id)) ?? outcome.user } : outcome;
   }
 
@@ -211,7 +213,8 @@ export function createOAuthService(deps: {
       sequelize,
       async (transaction): Promise<OAuthOutcome> => {
         const user = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
-        if (!user || !user.active) return { ok: false, reason: 'user_unavailable', user };
+        // An unverified account adds no linked provider (CONTRACT 18): the flow began before the rule, or around it.
+        if (!user || !user.active || isUnverified(user)) return { ok: false, reason: 'user_unavailable', user };
         if (user.tokenEpoch !== starter.tokenEpoch) return { ok: false, reason: 'link_ended', user };
         const where = { provider: identity.provider, providerAccountId: identity.providerAccountId };
         const existing = await models.OAuthAccount.findOne({ where, transaction });

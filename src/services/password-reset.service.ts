@@ -11,9 +11,7 @@ import { createBackgroundWork } from './background-work';
 import { escapeHtml } from '../mail/html';
 import { normalizeEmail } from './user.service';
 import type { EmailQuota } from './email-quota';
-import type { SecurityNotices } from './security-notices';
-import { PROVIDER_LABELS } from '../oauth/oauth-providers';
-import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
+import type { CredentialSet } from './credential-set/credential-set';
 
 const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 export const RESET_MESSAGES = {
@@ -37,14 +35,12 @@ export interface PasswordResetDeps {
   logger: Logger;
   /** Hashes a new password the way sign-in checks it (the password service). */
   hashPassword(password: string): Promise<string>;
-  /** Ends every existing token of the user, inside the given transaction (the token service). */
-  revokeAllForUser(userId: string, options: { transaction?: import('sequelize').Transaction }): Promise<void>;
+  /** Ends what a reset ends (sessions, a pending enrolment) and tells the owner what is left (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'end'>;
   /** Lifts the account throttle of the email: the owner proved control of it. */
   clearSignInFailures(email: string): Promise<void>;
   /** Reset mails per address (3 per 15 minutes, as magic links): past it the request is answered the same, and no mail goes out. */
   mailsPerEmail: EmailQuota;
-  /** Mails the owner that the password was reset (CONTRACT 9 notices). */
-  notices: Pick<SecurityNotices, 'send'>;
 }
 
 /**
@@ -157,29 +153,10 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       const [updated] = await models.User.update({ passwordHash }, { where: { id: user.id, active: true }, transaction });
       if (updated !== 1) throw AppError.badRequest(RESET_MESSAGES.invalid);
       await models.PasswordResetToken.destroy({ where: { userId: user.id, id: { [Op.ne]: tokenId } }, transaction });
-      await deps.revokeAllForUser(user.id, { transaction });
+      await deps.credentials.end('password-reset', user.id, { transaction, owner: { email: user.email, context } });
     });
     await deps.clearSignInFailures(user.email);
     await activity.record({ action: 'auth.password_reset', userId: user.id, email: user.email }, context);
-    await noticeOfReset(user.id, user.email, context);
-  }
-
-  /**
-   * Tells the owner their password was reset, naming every provider account linked to theirs: a reset ends every
-   * session, not links, so a link someone else made (issue 26, finding 2) must be in plain sight when it happens.
-   */
-  async function noticeOfReset(userId: string, email: string, context: RequestContext): Promise<void> {
-    const links = await models.OAuthAccount.findAll({ where: { userId }, order: [['createdAt', 'ASC']] });
-    deps.notices.send(email, {
-      subject: 'Your password was reset',
-      summary: `The password of your account (${email}) was reset with a link mailed to this address, and every session was signed out.`,
-      facts: [`When: ${new Date().toUTCString()}`, ...(context.ip ? [`From IP address: ${context.ip}`] : [])],
-      list: {
-        heading: 'Accounts still linked to yours (a reset does not remove them; unlink any you do not know on your profile):',
-        items: links.map((link) => `${PROVIDER_LABELS[link.provider as OAuthProviderName] ?? link.provider}: ${link.email ?? link.providerAccountId}`),
-      },
-      advice: 'If this was not you, someone can read your mail: secure your mailbox, then reset your password again and review your linked accounts and sessions.',
-    });
   }
 
   return {

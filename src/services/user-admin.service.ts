@@ -2,6 +2,7 @@ import { Op, UniqueConstraintError, col, fn, where as sqlWhere, type Sequelize, 
 import type { Models, Role } from '../models';
 import type { TokenService } from '../sessions/token.service';
 import type { ActivityService } from './activity.service';
+import type { CredentialSet } from './credential-set/credential-set';
 import { USER_MESSAGES, type NewUserInput, type UserService } from './user.service';
 import { createUserList, toAdminUserView, type AdminUserView, type UserListQuery } from './user-list';
 import type { AdminAudit } from '../http/request-context';
@@ -49,11 +50,13 @@ const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
 export function createUserAdminService(deps: {
   sequelize: Sequelize;
   models: Models;
-  tokens: Pick<TokenService, 'revokeAllForUser' | 'userChanged'>;
+  tokens: Pick<TokenService, 'userChanged'>;
+  /** Deactivation, role changes and deletion end credentials through the one table (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'end' | 'removeAccount'>;
   activity: ActivityService;
   users: Pick<UserService, 'createUser'>;
 }) {
-  const { sequelize, models, tokens, activity, users } = deps;
+  const { sequelize, models, tokens, credentials, activity, users } = deps;
   const list = createUserList({ sequelize, models });
 
   async function get(id: string): Promise<AdminUserView> {
@@ -148,7 +151,8 @@ export function createUserAdminService(deps: {
         user.set(Object.fromEntries(Object.entries(columns).map(([field, change]) => [field, change.to])));
         if (emailVerified) user.set('emailVerifiedAt', emailVerified.to ? new Date() : null);
         await user.save({ transaction });
-        if (changes.role || changes.active?.to === false) await tokens.revokeAllForUser(user.id, { transaction });
+        if (changes.active?.to === false) await credentials.end('deactivation', user.id, { transaction });
+        else if (changes.role) await credentials.end('role-change', user.id, { transaction });
       }
       await alsoInTransaction?.(transaction);
       return { user, changes };
@@ -169,9 +173,9 @@ export function createUserAdminService(deps: {
   }
 
   /**
-   * Deletes a user with everything that is theirs: profile, OAuth links and reset tokens go with the
-   * row (foreign keys cascade), OTP codes and magic-link tokens are removed by email, and their
-   * tokens end at once. Their content stays, authorless. Deleting the last active admin is refused.
+   * Deletes a user with everything that is theirs (the credential table's "deletion": every credential kind,
+   * and codes and links mailed to the address); their content stays, authorless. Deleting the last active
+   * admin is refused.
    */
   async function remove(id: string, audit: AdminAudit): Promise<void> {
     const email = await transactionWithRetry(sequelize, async (transaction) => {
@@ -179,10 +183,7 @@ export function createUserAdminService(deps: {
       const user = await models.User.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw AppError.notFound(USER_ADMIN_MESSAGES.notFound);
       assertAnotherAdminRemains(activeAdmins, user.id);
-      await tokens.revokeAllForUser(user.id, { transaction });
-      await models.OtpCode.destroy({ where: { userEmail: user.email }, transaction });
-      await models.AuthVerification.destroy({ where: { identifier: user.email }, transaction });
-      await user.destroy({ transaction });
+      await credentials.removeAccount(user, transaction);
       return user.email;
     });
     await activity.record(

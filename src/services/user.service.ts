@@ -59,6 +59,11 @@ export interface CreateUserOptions {
    * pooled connection, so many parallel creations cannot exhaust the pool waiting for a second one.
    */
   afterInsert?: (user: User, transaction: Transaction) => Promise<void>;
+  /**
+   * The user signs themselves up with a password (registration by JSON or form): unverified until the address
+   * is proven (CONTRACT 18). Not so for the first user, who is the bootstrap admin and vouched for.
+   */
+  selfRegistered?: boolean;
 }
 
 /** The one normal form of an email for lookup and storage (ASCII only; defined with the email rule). */
@@ -171,6 +176,7 @@ export function createUserService(deps: {
         role: isFirstUser ? 'admin' : (input.role ?? 'viewer'),
         active: input.active ?? true,
         passwordHash,
+        selfRegistered: Boolean(options.selfRegistered) && !isFirstUser,
         avatarUrl: input.avatarUrl ?? null,
       },
       { transaction },
@@ -220,7 +226,7 @@ export function createUserService(deps: {
    * allowed while the service-wide "Allow registration" is on, and always for the very first user. The one
    * place that rule lives; refused with 403 "Registration is currently disabled".
    */
-  async function signUp(input: NewUserInput, options: Pick<CreateUserOptions, 'afterInsert'> = {}): Promise<User> {
+  async function signUp(input: NewUserInput, options: Pick<CreateUserOptions, 'afterInsert' | 'selfRegistered'> = {}): Promise<User> {
     const { allowRegistration } = await settings.getSecuritySettings();
     return createUser(input, { ...options, onlyIf: allowRegistration.value ? undefined : 'first-user' });
   }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { deepFreeze } from '../util/deep-freeze';
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Models, Role, User } from '../models';
@@ -273,13 +273,15 @@ export function createTokenService(deps: {
    * Ends every token of the user: the epoch in the database moves on (tokens carry the old one), and
    * the version key voids cached results. Unused password-reset links go too: whatever ends the user's
    * sessions (logout-all, a password change or reset, a role change, deactivation) must not leave a
-   * mailed way back in. Call with the transaction that changes the user, if any.
+   * mailed way back in. Call with the transaction that changes the user, if any. `keepSessionId`: the session
+   * that made the change lives on (a password change); its holder gets a new token under the new epoch.
    */
-  async function revokeAllForUser(userId: string, options: { transaction?: Transaction } = {}): Promise<void> {
-    const { transaction } = options;
+  async function revokeAllForUser(userId: string, options: { transaction?: Transaction; keepSessionId?: string } = {}): Promise<void> {
+    const { transaction, keepSessionId } = options;
     await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction });
     // Their tokens fail by the epoch already; the rows are marked so no list shows them as live.
-    await models.Session.update({ revokedAt: new Date() }, { where: { userId, revokedAt: null }, transaction });
+    const others = keepSessionId ? { id: { [Op.ne]: keepSessionId } } : {};
+    await models.Session.update({ revokedAt: new Date() }, { where: { userId, revokedAt: null, ...others }, transaction });
     await models.PasswordResetToken.destroy({ where: { userId, usedAt: null }, transaction });
     // Voiding the cache before the epoch is committed would let a concurrent request re-cache the old state.
     if (transaction) transaction.afterCommit(() => userChanged(userId));

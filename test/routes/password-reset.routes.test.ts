@@ -349,8 +349,8 @@ describe('password reset', () => {
       assert.equal((await resetPassword(app, resetToken)).status, 200);
 
       const notice = await sink.waitFor((m) => m.envelope.to.includes(user.email) && m.subject === 'Your password was reset');
-      assert.match(notice.text, /Accounts still linked to yours/);
-      assert.match(notice.text, /- GitHub: someone-else@example\.test/);
+      assert.match(notice.text, /Still on your account/);
+      assert.match(notice.text, /- GitHub account linked: someone-else@example\.test/);
       assert.doesNotMatch(notice.text + notice.html, new RegExp(resetToken));
     });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { ctx } from '../support/context';
 import { PASSWORD, makeUser } from '../support/auth';
@@ -7,6 +8,8 @@ import { createPasswordService } from '../../src/credentials/password.service';
 import { createActivityService } from '../../src/services/activity.service';
 import { createAccountThrottle } from '../../src/credentials/account-throttle';
 import { createPasswordCheck } from '../../src/credentials/password-check';
+import { createCredentialSet } from '../../src/services/credential-set/credential-set';
+import { createCredentialKinds } from '../../src/services/credential-set/credential-kinds';
 
 function service() {
   const { sequelize, models, config, logger, store } = ctx();
@@ -17,34 +20,45 @@ function service() {
     models,
     passwords,
     checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }) }),
-    tokens: {
-      revokeAllForUser: async (userId: string, options: { transaction?: Transaction } = {}) => {
-        revoked.push(userId);
-        await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction: options.transaction });
-      },
-    },
+    credentials: createCredentialSet({
+      sequelize,
+      models,
+      kinds: createCredentialKinds({
+        models,
+        tokens: {
+          revokeAllForUser: async (userId: string, options: { transaction?: Transaction } = {}) => {
+            revoked.push(userId);
+            await models.User.increment('tokenEpoch', { by: 1, where: { id: userId }, transaction: options.transaction });
+          },
+        },
+        revocations: { revoke: async () => undefined },
+      }),
+      notices: { send: () => undefined },
+    }),
+    userSessions: { start: async () => ({ sid: crypto.randomUUID(), authTime: Math.floor(Date.now() / 1000) }) },
     activity: createActivityService({ sequelize, models, logger }),
   });
   return { account, revoked };
 }
 
 const context = { ip: '127.0.0.1', userAgent: 'test' };
+const actor = (userId: string) => ({ userId, sessionId: undefined, authTime: undefined });
 
 describe('account service: change password', () => {
   it('when the current password is wrong, then a field error and nothing changes', async () => {
     const user = await makeUser();
     const { account, revoked } = service();
-    await assert.rejects(account.changePassword(user.id, 'wrong one', 'a new password', context), (err: Error & { options?: { errors?: Record<string, string> } }) => {
+    await assert.rejects(account.changePassword(actor(user.id), 'wrong one', 'a new password', context), (err: Error & { options?: { errors?: Record<string, string> } }) => {
       assert.deepEqual(err.options?.errors, { currentPassword: 'is not your current password' });
       return true;
     });
     assert.deepEqual(revoked, []);
   });
 
-  it('when changed, then the hash is replaced, every token is revoked and the user comes back with the new epoch', async () => {
+  it('when changed, then the hash is replaced, every session is revoked and the user comes back with the new epoch', async () => {
     const user = await makeUser();
     const { account, revoked } = service();
-    const after = await account.changePassword(user.id, PASSWORD, 'a new password', context);
+    const { user: after } = await account.changePassword(actor(user.id), PASSWORD, 'a new password', context);
     assert.notEqual(after.passwordHash, user.passwordHash);
     assert.equal(after.tokenEpoch, user.tokenEpoch + 1);
     assert.deepEqual(revoked, [user.id]);
@@ -54,8 +68,8 @@ describe('account service: change password', () => {
     const user = await makeUser();
     const { account } = service();
     const results = await Promise.allSettled([
-      account.changePassword(user.id, PASSWORD, 'first new password', context),
-      account.changePassword(user.id, PASSWORD, 'second new password', context),
+      account.changePassword(actor(user.id), PASSWORD, 'first new password', context),
+      account.changePassword(actor(user.id), PASSWORD, 'second new password', context),
     ]);
     assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1);
   });

@@ -41,7 +41,7 @@ const hasher = () => createPasswordService({ iterations: ctx().config.passwordIt
 
 /** A user row made directly (no rate limits involved), with a profile row, a PBKDF2 password and a verified address. */
 export async function makeUser(
-  options: { email?: string; password?: string | null; passwordHash?: string | null; role?: Role; active?: boolean; emailVerified?: boolean } = {},
+  options: { email?: string; password?: string | null; passwordHash?: string | null; role?: Role; active?: boolean; emailVerified?: boolean; selfRegistered?: boolean } = {},
 ): Promise<User> {
   const { models } = ctx();
   const email = options.email ?? uniqueEmail();
@@ -56,8 +56,10 @@ export async function makeUser(
     role: options.role ?? 'viewer',
     active: options.active ?? true,
     passwordHash,
-    // An established account unless a test says otherwise (CONTRACT 12: an unverified one with a password is squattable).
+    // An established account unless a test says otherwise (CONTRACT 18: an unverified self-registered one is squattable).
     emailVerifiedAt: options.emailVerified === false ? null : new Date(),
+    // With emailVerified false, a self-registered account unless told otherwise: the squatter rule's case.
+    selfRegistered: options.selfRegistered ?? options.emailVerified === false,
   });
   await models.UserProfile.create({ userId: user.id, data: {} });
   return user;

@@ -18,6 +18,8 @@ export interface TestUserOverrides {
   passwordHash?: string | null;
   /** Verified unless false (CONTRACT 12). */
   emailVerified?: boolean;
+  /** Signed itself up (CONTRACT 18): with emailVerified false, the account is "unverified". Default false (vouched for). */
+  selfRegistered?: boolean;
 }
 
 const tokenServices = new WeakMap<TestContext, TokenService>();
@@ -50,6 +52,7 @@ export async function createTestUser(role: Role = 'viewer', overrides: TestUserO
     active: overrides.active ?? true,
     passwordHash: overrides.passwordHash ?? null,
     emailVerifiedAt: overrides.emailVerified === false ? null : new Date(),
+    selfRegistered: overrides.selfRegistered ?? false,
   });
   await models.UserProfile.create({ userId: user.id, data: {} });
   return user;

@@ -13,6 +13,7 @@ import { BUILT_IN_CONTROLS, keptProfileValues, profileFormValues, readProfileFor
 import { formFields } from './form-input';
 import { createPasskeysCard } from './passkeys-card';
 import { createApiKeysCard } from './api-keys-card';
+import { passwordActor } from '../account.controller';
 
 const NAME_FIELDS: readonly PageField[] = [
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
@@ -79,12 +80,11 @@ export function createProfilePageController(container: Container) {
   const redrawPassword: FormRedraw = (req, res, failure) =>
     draw(req, res, failure.status, { ...failure, error: failure.status === 429 ? `Your password was not changed. ${failure.error}` : 'Your password was not changed.' });
 
-  /** Every token and session of the user ends; this browser gets a fresh token so it stays signed in. */
+  /** Every other session of the user ends; this browser's goes on with a token under the new epoch. */
   const changePassword = formPost(async (req, res) => {
     const input = await parseOrThrow(passwordChange, { currentPassword: req.body?.currentPassword ?? '', newPassword: req.body?.newPassword ?? '' });
-    const user = await account.changePassword(self(req), input.currentPassword, input.newPassword, requestContext(req));
-    // Every session ended with the old password; this browser, which just proved the new one, gets a new session.
-    cookies.set(res, await tokens.issue(user, await userSessions.start(user.id, 'password', requestContext(req))));
+    const { user, session } = await account.changePassword(passwordActor(req), input.currentPassword, input.newPassword, requestContext(req));
+    cookies.set(res, await tokens.issue(user, session));
     res.redirect(303, withNotice('/admin/profile', 'password_changed'));
   }, redrawPassword);
 
