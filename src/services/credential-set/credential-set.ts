@@ -64,9 +64,9 @@ export const CREDENTIAL_EVENTS = {
   'admin-two-factor-reset': {
     ends: ['second-factors', 'sessions'],
     notice: {
-      subject: 'Your two-factor authentication was reset',
-      summary: (email) => `An administrator removed the two-factor authentication of your account (${email}) and ended every session.`,
-      advice: 'Sign in and turn two-factor authentication on again. If you did not ask for this, contact an administrator.',
+      subject: 'Two-factor authentication reset by an administrator',
+      summary: (email) => `An administrator removed the two-factor authentication of your account (${email}) and signed you out everywhere. Set it up again from your profile.`,
+      advice: 'If you did not ask for this, change your password at once, review your sessions on your profile, and contact an administrator.',
       listLeft: false,
     },
   },
