@@ -98,13 +98,16 @@ export function createAttemptReservation(deps: { store: KeyValueStore; logger: L
     const { blocked, generation, counters } = keys(id);
     const deadline = Date.now() + waitMs;
     try {
-      for (let pause = 10; ; pause = Math.min(pause * 2, 100)) {
+      for (let pause = 10, first = true; ; pause = Math.min(pause * 2, 100), first = false) {
         const [until, current] = await store.getMany([blocked, generation]);
         if (Number(until) > Date.now()) return refusal(Number(until));
         const named = counters(current ?? '0');
+        // The given-back count is read BEFORE the attempt is taken: every attempt it includes is in the taken
+        // count then, so `taken - back` never undercounts the attempts being judged (read after, it could
+        // include attempts taken after ours). The first try skips it: below the limit it cannot matter.
+        const back = first ? 0 : Number(await store.get(named.back));
         const taken = await store.increment(named.taken, rule.windowSeconds);
-        // Below the limit the given-back count cannot matter: no read for the common case.
-        if (taken.count <= rule.limit || taken.count - Number(await store.get(named.back)) <= rule.limit) return reservation(named, blocked, taken.resetAt);
+        if (taken.count - back <= rule.limit) return reservation(named, blocked, taken.resetAt);
         await giveBack(named.back, taken.resetAt);
         if (Date.now() + pause > deadline) return refusal(waitMs > 0 ? Date.now() + 1000 : taken.resetAt);
         // Jittered, so parallel waiters do not retry in step.
