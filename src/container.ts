@@ -110,9 +110,8 @@ export function createContainer(deps: AppDependencies) {
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
   const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
-  // CONTRACT 9: TOTP and recovery codes, and step-up (password or code, through the same throttle).
-  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, activity, notices, settings });
-  const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, twoFactor, activity });
+  // CONTRACT 9: TOTP and recovery codes.
+  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, activity, notices, settings, throttle: accountThrottle });
   const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
@@ -133,13 +132,15 @@ export function createContainer(deps: AppDependencies) {
   });
   const sessions = createServerSessions({ config, store, logger });
   // The second step of sign-in: its registry of kinds (passkeys register theirs here too), challenges in the store.
-  const secondFactor = createSecondFactor({ store, authUsers, throttle: accountThrottle, secondFactorThrottle: createAccountThrottle({ store, logger, name: '2fa-throttle' }), secure: config.isProduction });
+  const secondFactor = createSecondFactor({ store, authUsers, throttle: accountThrottle, secondFactorThrottle: createAccountThrottle({ store, logger, name: '2fa-throttle' }), secure: config.isProduction, logger });
   for (const kind of twoFactor.secondFactorKinds()) secondFactor.register(kind);
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
   const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
+  // Step-up: the password, or with a second factor on, an answer judged by the same registry (one throttle).
+  const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, secondFactors: secondFactor, activity });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });

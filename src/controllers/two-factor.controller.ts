@@ -7,23 +7,32 @@ import { safeRedirect } from '../http/safe-redirect';
 import { STEP_UP_PAGE } from '../middleware/step-up';
 import { SECOND_FACTOR_MESSAGES } from '../sign-in/second-factor';
 import type { StepUpBody } from '../routes/two-factor.schemas';
+import { AppError } from '../http/app-error';
+import { STEP_UP_PROOF_MESSAGES } from '../services/step-up.service';
+import type { Enrolling } from '../services/two-factor.service';
 
 const TITLES = { challenge: 'Two-factor authentication', stepUp: 'Confirm it is you' } as const;
 /** Where the step-up prompt goes back to when it was opened without a (safe) `redirect`. */
 const STEP_UP_DEFAULT_RETURN = '/admin/profile';
 
+/** The signed-in user as a TOTP enrolment sees them: bound to the request's session (`sid`), which alone may see or confirm its pending secret. */
+export function enrolling(req: Request): Enrolling {
+  const user = req.user as Express.User;
+  return { id: user.id, email: user.email, session: req.tokenClaims?.sid ?? '' };
+}
+
 /** Handlers of /auth/2fa (enrolment API, the second step's page) and /auth/step-up (API and page). */
 export function createTwoFactorController(container: Container) {
-  const { twoFactor, stepUp, secondFactor, tokens, cookies } = container;
+  const { twoFactor, stepUp, secondFactor, passkeys, tokens, cookies } = container;
   const self = (req: Request) => req.user as Express.User;
 
   const setup: RequestHandler = async (req, res) => {
-    res.json(await twoFactor.beginSetup(self(req)));
+    res.json(await twoFactor.beginSetup(enrolling(req)));
   };
 
   const confirm: RequestHandler = async (req, res) => {
     const { code } = req.body as { code: string };
-    res.json({ recoveryCodes: await twoFactor.confirm(self(req), code, requestContext(req)) });
+    res.json({ recoveryCodes: await twoFactor.confirm(enrolling(req), code, requestContext(req)) });
   };
 
   const regenerate: RequestHandler = async (req, res) => {
@@ -89,7 +98,8 @@ export function createTwoFactorController(container: Container) {
    */
   const proveStepUp: RequestHandler = async (req, res) => {
     const body = req.body as StepUpBody;
-    const proof = body.password !== undefined ? { password: body.password } : { code: body.code as string };
+    const { redirect: _redirect, ...given } = body;
+    const proof = body.password !== undefined ? { password: body.password } : given;
     const session = await stepUp.prove(self(req).id, req.tokenClaims?.sid, proof, requestContext(req));
     const issued = await tokens.issue(self(req), session);
     cookies.set(res, issued);
@@ -100,7 +110,14 @@ export function createTwoFactorController(container: Container) {
     res.json({ token: issued.token });
   };
 
+  /** Request options for stepping up with one of the user's passkeys (user verification required), sent back as `{ passkey }`. */
+  const stepUpPasskeyOptions: RequestHandler = async (req, res) => {
+    const { methods } = await stepUp.options(self(req).id);
+    if (!passkeys.available || !methods.includes('passkey')) throw AppError.badRequest(STEP_UP_PROOF_MESSAGES.noPasskey);
+    res.json(await passkeys.secondStepOptions(self(req).id));
+  };
+
   const formErrorPages = formErrors({ '/2fa/verify': redrawChallenge, '/step-up': redrawStepUp });
 
-  return { setup, confirm, regenerate, disable, adminReset, challengePage, clearChallenge, stepUpPage, proveStepUp, formErrorPages, stepUpPath: STEP_UP_PAGE };
+  return { setup, confirm, regenerate, disable, adminReset, challengePage, clearChallenge, stepUpPage, proveStepUp, stepUpPasskeyOptions, formErrorPages, stepUpPath: STEP_UP_PAGE };
 }

@@ -19,32 +19,40 @@ export type PasswordCheckResult =
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number; until: number };
 
 /**
- * The one way a password is checked against an account (sign-in, the profile's current password): the
- * account throttle first, so a blocked email is refused before any hashing and whatever the guess; then
- * one PBKDF2 run (against a dummy hash for an unknown email or a passwordless account, so timing tells
- * nothing); every failure counts in the throttle and a success lifts it. Nothing else calls
- * `passwords.verify`: a check that bypassed the throttle would be an unlimited guessing oracle.
+ * The one way a password is checked against an account (sign-in, step-up, the profile's current password):
+ * an attempt is reserved in the account throttle first, so a blocked email is refused before any hashing
+ * and parallel guesses never hash more than the limit; then one PBKDF2 run (against a dummy hash for an
+ * unknown email or a passwordless account, so timing tells nothing); a failure keeps its attempt and a
+ * success lifts the throttle. Nothing else calls `passwords.verify`: a check that bypassed the throttle
+ * would be an unlimited guessing oracle.
  */
 export function createPasswordCheck(deps: { passwords: Pick<PasswordService, 'verify' | 'verifyAgainstDummy'>; throttle: AccountThrottle }) {
   const { passwords, throttle } = deps;
 
   return async function checkPassword(rawEmail: string, password: string, holder: PasswordHolder | null): Promise<PasswordCheckResult> {
     const email = normalizeEmail(rawEmail);
-    const allowed = await throttle.check(email);
-    if (!allowed.allowed) return { ok: false, reason: 'throttled', retryAfterSeconds: allowed.retryAfterSeconds, until: allowed.until };
+    const attempt = await throttle.reserve(email);
+    if (!attempt.ok) return { ok: false, reason: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds, until: attempt.until };
     const failed = async (reason: PasswordCheckFailure): Promise<PasswordCheckResult> => {
-      await throttle.recordFailure(email);
+      await attempt.failed();
       return { ok: false, reason };
     };
-    if (!holder) {
-      await passwords.verifyAgainstDummy(password);
-      return failed('unknown_email');
+    try {
+      if (!holder) {
+        await passwords.verifyAgainstDummy(password);
+        return await failed('unknown_email');
+      }
+      const result = await passwords.verify(password, holder.passwordHash);
+      if (!result.ok) return await failed('wrong_password');
+      if (!holder.active) return await failed('inactive');
+      // The right password forgets every failure (and the attempts still in flight): a new count.
+      await throttle.clear(email);
+      return { ok: true, needsRehash: result.needsRehash };
+    } catch (err) {
+      // Nothing was judged (the hash could not run): the attempt goes back.
+      await attempt.succeeded().catch(() => undefined);
+      throw err;
     }
-    const result = await passwords.verify(password, holder.passwordHash);
-    if (!result.ok) return failed('wrong_password');
-    if (!holder.active) return failed('inactive');
-    await throttle.clear(email);
-    return { ok: true, needsRehash: result.needsRehash };
   };
 }
 

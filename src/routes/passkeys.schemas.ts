@@ -82,7 +82,7 @@ const creationOptions = z
     attestation: z.string(),
   })
   .describe('PublicKeyCredentialCreationOptionsJSON: pass to startRegistration({ optionsJSON }) of @simplewebauthn/browser');
-const requestOptions = z
+export const requestOptions = z
   .object({
     rpId: z.string(),
     challenge: z.string(),

@@ -9,8 +9,9 @@ import { TWO_FACTOR_ENDPOINTS as doc } from './two-factor.schemas';
 
 /**
  * CONTRACT 9, mounted at /auth: TOTP enrolment, the second step of sign-in (a sign-in line:
- * limit → validate → authenticate('second-factor') → issueSession), and step-up. Enrolment, new recovery
- * codes and turning it off are step-up actions; a page sent to step up comes back to the enrolment page.
+ * limit → validate → authenticate('second-factor') → issueSession), and step-up. Enrolment (setup and
+ * confirm), new recovery codes and turning it off are step-up actions; a page sent to step up comes back to
+ * the enrolment page.
  */
 export function twoFactorRoutes(container: Container) {
   const { guards, limits, authenticate, issueSession } = container;
@@ -25,7 +26,7 @@ export function twoFactorRoutes(container: Container) {
   api.router.get('/step-up', guards.requireAuth, twoFactor.stepUpPage);
 
   api.post('/2fa/totp/setup', doc.setup, guards.requireAuth, recent, twoFactor.setup);
-  api.post('/2fa/totp/confirm', doc.confirm, guards.requireAuth, validated, twoFactor.confirm);
+  api.post('/2fa/totp/confirm', doc.confirm, guards.requireAuth, recent, validated, twoFactor.confirm);
   api.post('/2fa/recovery-codes', doc.recoveryCodes, guards.requireAuth, recent, twoFactor.regenerate);
   api.post('/2fa/disable', doc.disable, guards.requireAuth, recent, twoFactor.disable);
   // A code guess is a sign-in attempt: a per-client limit of its own, the account throttle per account.
@@ -33,6 +34,7 @@ export function twoFactorRoutes(container: Container) {
   // the challenge is never spent while no session could be made.
   api.post('/2fa/verify', doc.verify, limits.secondFactor, validated, container.sessions.ready, authenticate(STRATEGY.secondFactor), twoFactor.clearChallenge, issueSession('auth.2fa_verified'));
   api.post('/step-up', doc.stepUp, guards.requireAuth, limits.secondFactor, validated, twoFactor.proveStepUp);
+  api.post('/step-up/passkey/options', doc.stepUpPasskeyOptions, guards.requireAuth, limits.secondFactor, twoFactor.stepUpPasskeyOptions);
 
   api.router.use(twoFactor.formErrorPages);
   return api.router;

@@ -4,7 +4,7 @@ import { redirectField, signInPassword } from '../http/input-rules';
 import { RECOVERY_CODES } from '../credentials/totp';
 import { loginResponse } from './auth.schemas';
 import { userParams } from './sessions.schemas';
-import { authenticationResponse } from './passkeys.schemas';
+import { authenticationResponse, requestOptions } from './passkeys.schemas';
 
 /** A TOTP code as typed: six digits (spaces a phone app shows between the groups are the client's to strip). */
 const totpCode = z.string({ message: 'must be a string of 6 digits' }).trim().regex(/^\d{6}$/, { message: 'must be 6 digits' });
@@ -19,9 +19,13 @@ export const confirmBody = z.strictObject({ code: totpCode });
 export const verifyBody = z
   .strictObject({ challenge: challenge.optional(), code: totpCode.optional(), recoveryCode: recoveryCode.optional(), passkey: authenticationResponse.optional(), redirect: redirectField })
   .refine((body) => body.code !== undefined || body.recoveryCode !== undefined || body.passkey !== undefined, { message: 'give a code, a recovery code or a passkey', path: ['code'] });
+/** A step-up proof: the password (a user without a second factor), or one answer of a second factor (a passkey's for POST /auth/step-up/passkey/options). */
 export const stepUpBody = z
-  .strictObject({ password: signInPassword.optional(), code: totpCode.optional(), redirect: redirectField })
-  .refine((body) => body.password !== undefined || body.code !== undefined, { message: 'give your password or a code', path: ['password'] });
+  .strictObject({ password: signInPassword.optional(), code: totpCode.optional(), recoveryCode: recoveryCode.optional(), passkey: authenticationResponse.optional(), redirect: redirectField })
+  .refine((body) => body.password !== undefined || body.code !== undefined || body.recoveryCode !== undefined || body.passkey !== undefined, {
+    message: 'give your password, a code, a recovery code or a passkey',
+    path: ['password'],
+  });
 
 export type StepUpBody = z.output<typeof stepUpBody>;
 
@@ -74,7 +78,7 @@ export const TWO_FACTOR_ENDPOINTS = {
     },
   },
   stepUp: {
-    summary: 'Prove it is you again (password or TOTP code): a new token of the same session with a new auth_time',
+    summary: 'Prove it is you again (with a second factor on: a TOTP code, a recovery code or a passkey; else the password): a new token of the same session with a new auth_time',
     tags,
     auth: true,
     body: stepUpBody,
@@ -82,9 +86,16 @@ export const TWO_FACTOR_ENDPOINTS = {
     responses: {
       200: { description: 'the renewed token; cookies renewed', schema: tokenView },
       302: 'form post: back to the redirect field',
-      400: 'validation failed, or the password or code is not right (named in errors)',
+      400: 'validation failed, the proof is not right (named in errors), or a password alone from a user with a second factor (a code, recovery code or passkey is needed)',
       429: 'the account is blocked for a while',
     },
+  },
+  stepUpPasskeyOptions: {
+    summary: "Request options for stepping up with one of your passkeys (user verification required)",
+    description: 'Send the assertion to POST /auth/step-up as `{ passkey }`.',
+    tags,
+    auth: true,
+    responses: { 200: { description: 'request options (as for a sign-in\'s second step)', schema: requestOptions }, 400: 'You have no passkey to confirm with' },
   },
   adminReset: {
     summary: "Remove a user's second factor (TOTP and recovery codes) and end their sessions",

@@ -16,7 +16,7 @@ import { createBackgroundWork } from './background-work';
 import { transactionWithRetry } from '../db/transaction-retry';
 import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecords } from '../sessions/auth-user-records';
-import type { AccountThrottle } from '../credentials/account-throttle';
+import type { AccountThrottle, Reservation } from '../credentials/account-throttle';
 import { renderOtpEmail } from '../mail/otp-email';
 import type { EmailVerificationService } from './email-verification.service';
 
@@ -162,28 +162,41 @@ export function createOtpService(deps: {
   }
 
   /**
-   * Checks a code. Each check first takes one attempt with a conditional UPDATE (`attempts < max`), so
-   * however many run at once, at most maxAttempts are ever compared, and a spent code stays dead even
-   * for the right value. The right code is claimed by deleting its row (`claim`, which the session step
-   * runs last): of parallel checks exactly one deletes it. An unknown email gets an account only while
-   * the plugin allows new users and registration is allowed (or it is the first user ever).
+   * Checks a code. Each check first takes one attempt in the per-account throttle (reserve, then judge), then
+   * one of the code's own with a conditional UPDATE (`attempts < max`), so however many run at once, at most
+   * the throttle's limit and maxAttempts are ever compared, and a spent code stays dead even for the right
+   * value. The right code is claimed by deleting its row (`claim`, which the session step runs last): of
+   * parallel checks exactly one deletes it. An unknown email gets an account only while the plugin allows
+   * new users and registration is allowed (or it is the first user ever).
    *
-   * Every compared code that does not sign in counts in the per-account throttle, like a wrong password,
-   * so whatever codeLength, maxAttempts and rateLimitPerHour say, an email gets at most the throttle's
-   * guesses per window; while it is blocked no code is even read. The right code lifts the throttle.
+   * Every compared code that does not sign in keeps its attempt, like a wrong password, so whatever
+   * codeLength, maxAttempts and rateLimitPerHour say, an email gets at most the throttle's guesses per
+   * window; while it is blocked no code is even read. A check that compared nothing gives its attempt back;
+   * the right code lifts the throttle.
    */
   async function verify(rawEmail: string, code: string, settings: OtpLoginSettings): Promise<OtpVerifyResult> {
     const email = normalizeEmail(rawEmail);
     if (code.length !== settings.codeLength) throw AppError.validation({ code: `must be ${settings.codeLength} digits` });
-    const allowed = await throttle.check(email);
-    if (!allowed.allowed) return { ok: false, reason: 'throttled', retryAfterSeconds: allowed.retryAfterSeconds, until: allowed.until, email, userId: null };
-    const fail = (reason: OtpFailureReason, attemptsRemaining = 0, userId: string | null = null): OtpVerifyResult => ({
-      ok: false, reason, attemptsRemaining, email, userId,
-    });
+    const attempt = await throttle.reserve(email);
+    if (!attempt.ok) return { ok: false, reason: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds, until: attempt.until, email, userId: null };
+    try {
+      return await judge(email, code, settings, attempt);
+    } catch (err) {
+      await attempt.succeeded().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async function judge(email: string, code: string, settings: OtpLoginSettings, attempt: Reservation): Promise<OtpVerifyResult> {
+    /** Nothing compared: the attempt goes back. */
+    const fail = async (reason: OtpFailureReason): Promise<OtpVerifyResult> => {
+      await attempt.succeeded();
+      return { ok: false, reason, attemptsRemaining: 0, email, userId: null };
+    };
     /** A compared code that does not sign in: a guess like a wrong password. */
     const failGuess = async (reason: OtpFailureReason, attemptsRemaining = 0, userId: string | null = null): Promise<OtpVerifyResult> => {
-      await throttle.recordFailure(email);
-      return fail(reason, attemptsRemaining, userId);
+      await attempt.failed();
+      return { ok: false, reason, attemptsRemaining, email, userId };
     };
 
     const now = nowSeconds();

@@ -9,6 +9,8 @@ import { checkTotp, createRecoveryCodeHasher, createSecretBox, newTotpSecret, ot
 import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { SettingsService } from './settings.service';
+import type { AccountThrottle } from '../credentials/account-throttle';
+import { normalizeEmail } from './user.service';
 
 export const TWO_FACTOR_MESSAGES = {
   alreadyOn: 'Two-factor authentication is already on. Turn it off first to set it up again.',
@@ -22,6 +24,11 @@ export const TWO_FACTOR_MESSAGES = {
 export interface Owner {
   id: string;
   email: string;
+}
+
+/** The user enrolling, and the session (`sid`) the enrolment belongs to: no other session sees or confirms it. */
+export interface Enrolling extends Owner {
+  session: string;
 }
 
 /** The second factor of a user as pages and /auth/me show it. */
@@ -47,12 +54,17 @@ export function createTwoFactorService(deps: {
   activity: ActivityService;
   notices: Pick<SecurityNotices, 'send'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
+  /** The per-account throttle every guess reserves an attempt in (here: enrolment confirmations). */
+  throttle: Pick<AccountThrottle, 'reserve'>;
 }) {
-  const { config, sequelize, models, tokens, activity, notices, settings } = deps;
+  const { config, sequelize, models, tokens, activity, notices, settings, throttle } = deps;
   const box = createSecretBox(config.jwtSecret);
   const recoveryCodes = createRecoveryCodeHasher(config.jwtSecret);
 
   const row = (userId: string) => models.TwoFactor.findByPk(userId);
+  // A pending secret is sealed bound to the user and the session that began it: opened by any other session
+  // it is nothing at all, so that session gets the answers of "no setup started".
+  const pendingBinding = (owner: Enrolling) => `${owner.id}:pending:${owner.session}`;
 
   /** Whether the user has a confirmed TOTP (the one kind of second factor this service keeps). */
   async function enabled(userId: string): Promise<boolean> {
@@ -67,18 +79,18 @@ export function createTwoFactorService(deps: {
   }
 
   /** The secret and otpauth URL of a started, unconfirmed setup (the enrolment page draws it again), or null. */
-  async function pendingSetup(owner: Owner): Promise<{ secret: string; otpauthUrl: string } | null> {
+  async function pendingSetup(owner: Enrolling): Promise<{ secret: string; otpauthUrl: string } | null> {
     const found = await row(owner.id);
-    const secret = found && !found.enabledAt && found.pendingSecret ? box.open(found.pendingSecret, owner.id) : null;
+    const secret = found && !found.enabledAt && found.pendingSecret ? box.open(found.pendingSecret, pendingBinding(owner)) : null;
     return secret ? { secret, otpauthUrl: otpauthUrl(config.appName, owner.email, secret) } : null;
   }
 
-  /** Starts enrolment: a new secret, kept sealed as pending until a code confirms it. */
-  async function beginSetup(owner: Owner): Promise<{ secret: string; otpauthUrl: string }> {
+  /** Starts enrolment for this session: a new secret, kept sealed as pending until a code confirms it (another session's pending one is replaced). */
+  async function beginSetup(owner: Enrolling): Promise<{ secret: string; otpauthUrl: string }> {
     const found = await row(owner.id);
     if (found?.enabledAt) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
     const secret = newTotpSecret();
-    const sealed = box.seal(secret, owner.id);
+    const sealed = box.seal(secret, pendingBinding(owner));
     if (found) await found.update({ pendingSecret: sealed });
     else await models.TwoFactor.create({ userId: owner.id, secret: null, pendingSecret: sealed, enabledAt: null, lastTimeStep: null });
     return { secret, otpauthUrl: otpauthUrl(config.appName, owner.email, secret) };
@@ -93,19 +105,30 @@ export function createTwoFactorService(deps: {
     return codes;
   }
 
-  /** Completes enrolment when the code is right for the pending secret; answers the ten recovery codes. */
-  async function confirm(owner: Owner, code: string, context: RequestContext): Promise<string[]> {
+  /**
+   * Completes this session's enrolment when the code is right for its pending secret; answers the ten
+   * recovery codes. The code is a guess like any other: an attempt is reserved in the account throttle
+   * before it is compared (parallel guesses never judge more than the limit), kept when wrong.
+   */
+  async function confirm(owner: Enrolling, code: string, context: RequestContext): Promise<string[]> {
     const found = await row(owner.id);
     if (found?.enabledAt) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
     const pending = found?.pendingSecret ?? null;
-    const secret = pending ? box.open(pending, owner.id) : null;
+    const secret = pending ? box.open(pending, pendingBinding(owner)) : null;
     if (!found || !pending || !secret) throw AppError.badRequest(TWO_FACTOR_MESSAGES.noSetup);
+    const attempt = await throttle.reserve(normalizeEmail(owner.email));
+    if (!attempt.ok) throw AppError.tooManyRequests(attempt.retryAfterSeconds);
     const timeStep = await checkTotp(secret, code, null);
-    if (timeStep === null) throw AppError.badRequest(TWO_FACTOR_MESSAGES.invalidCode, { errors: { code: TWO_FACTOR_MESSAGES.invalidCode } });
+    if (timeStep === null) {
+      await attempt.failed();
+      throw AppError.badRequest(TWO_FACTOR_MESSAGES.invalidCode, { errors: { code: TWO_FACTOR_MESSAGES.invalidCode } });
+    }
+    await attempt.succeeded();
     const codes = await sequelize.transaction(async (transaction) => {
-      // Conditional on the pending secret just checked: two parallel confirmations enrol once.
+      // Conditional on the pending secret just checked: two parallel confirmations enrol once. Sealed again
+      // bound to the user alone: the enabled secret serves every session.
       const [changed] = await models.TwoFactor.update(
-        { secret: pending, pendingSecret: null, enabledAt: new Date(), lastTimeStep: timeStep },
+        { secret: box.seal(secret, owner.id), pendingSecret: null, enabledAt: new Date(), lastTimeStep: timeStep },
         { where: { userId: owner.id, pendingSecret: pending, enabledAt: null }, transaction },
       );
       if (changed !== 1) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
+import type { Logger } from 'pino';
 import type { KeyValueStore } from '../store';
 import type { AccountThrottle } from '../credentials/account-throttle';
+import { createAttemptReservation, reserveAll } from '../credentials/attempt-reservation';
 import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecords } from '../sessions/auth-user-records';
 import type { ActivityAction } from '../services/activity.service';
@@ -65,18 +67,23 @@ export type ChallengeAnswer =
   | { ok: false; reason: 'unknown_challenge' | 'wrong_answer' | 'no_answer' | 'inactive'; userId: string | null; email: string | null }
   | { ok: false; reason: 'throttled'; userId: string; email: string; retryAfterSeconds: number; until: number };
 
+/** An answer as its kind judged it: the kind that read it (null when no enrolled kind has its field) and whether it was right. */
+export interface Judged {
+  kind: SecondFactorKind | null;
+  right: boolean;
+}
+
 const hashed = (challenge: string) => crypto.createHash('sha256').update(challenge).digest('hex');
 const keys = {
   record: (challenge: string) => `2fa:challenge:${hashed(challenge)}`,
-  wrong: (challenge: string) => `2fa:wrong:${hashed(challenge)}`,
 };
 
 /**
  * The second step of sign-in (CONTRACT 9). After any first factor, the session step asks `begin`: a user
  * with a second factor gets a challenge (an opaque id; the store keeps what the first factor found, under
- * a hash of the id) instead of a session. `answer` judges a code against it. Wrong answers count per
- * challenge (the fifth ends it) and per account, in the sign-in throttle and in a second-factor throttle
- * that only a right answer lifts (a right password must not wipe the count of wrong codes). Everything
+ * a hash of the id) instead of a session. `answer` judges a code against it. Answers are reserved per
+ * challenge (the fifth wrong one ends it) and per account, in the sign-in throttle and in a second-factor
+ * throttle that only a right answer lifts (a right password must not wipe the count of wrong codes). Everything
  * lives in the shared store: any instance may finish a challenge another began.
  */
 export function createSecondFactor(deps: {
@@ -87,9 +94,12 @@ export function createSecondFactor(deps: {
   /** The same rule under its own keys, lifted only by a right second-factor answer. */
   secondFactorThrottle: AccountThrottle;
   secure: boolean;
+  logger: Logger;
 }) {
   const { store, authUsers, throttle, secondFactorThrottle } = deps;
   const kinds = new Map<string, SecondFactorKind>();
+  // Per challenge, refused at once past the limit (no waiting: only one right answer can win a challenge anyway).
+  const answers = createAttemptReservation({ store, logger: deps.logger, name: '2fa:answers', rule: { limit: CHALLENGE_RULES.maxWrongAnswers, windowSeconds: CHALLENGE_RULES.ttlSeconds } });
 
   /** Adds a kind of second factor (at start-up, in the container). */
   function register(kind: SecondFactorKind): void {
@@ -103,6 +113,15 @@ export function createSecondFactor(deps: {
     const enrolled = await Promise.all(all.map((kind) => kind.enrolled(userId)));
     const have = all.filter((_, i) => enrolled[i]);
     return have.some((kind) => kind.standalone) ? have.map((kind) => kind.name) : [];
+  }
+
+  /**
+   * Judges an answer by the kind among `methods` whose field it carries (no such kind: nothing right). The
+   * caller has reserved the attempt (reserve, then judge): the second step here, step-up in its service.
+   */
+  async function judge(userId: string, methods: readonly string[], body: Record<string, unknown>): Promise<Judged> {
+    const kind = methods.map((name) => kinds.get(name)).find((candidate) => candidate && body[candidate.field] !== undefined);
+    return { kind: kind ?? null, right: kind ? await kind.verify(userId, body[kind.field]) : false };
   }
 
   /** A challenge for the user when they have a second factor, else null (the session step goes on). */
@@ -127,27 +146,37 @@ export function createSecondFactor(deps: {
   }
 
   /**
-   * Judges an answer (`{ code }`, `{ recoveryCode }`, or another kind's field) to a challenge. A right one
-   * is not yet the end: `spend` takes the challenge (one winner among parallel answers), called by the
-   * session step once everything else has succeeded.
+   * Judges an answer (`{ code }`, `{ recoveryCode }`, or another kind's field) to a challenge. Reserve, then
+   * judge: an attempt is taken on the challenge and in both account throttles before the answer is compared,
+   * so parallel answers never judge more than the challenge's or the account's limit; a wrong one keeps its
+   * attempts (the fifth kills the challenge), a right one gives them back. A right one is not yet the end:
+   * `spend` takes the challenge (one winner among parallel answers), called by the session step once
+   * everything else has succeeded.
    */
   async function answer(challenge: string, body: Record<string, unknown>): Promise<ChallengeAnswer> {
     const raw = typeof challenge === 'string' && challenge !== '' ? await store.get(keys.record(challenge)) : null;
     if (!raw) return { ok: false, reason: 'unknown_challenge', userId: null, email: null };
     const record = JSON.parse(raw) as ChallengeRecord;
     const { userId, email } = record;
-    for (const rule of [throttle, secondFactorThrottle]) {
-      const allowed = await rule.check(email);
-      if (!allowed.allowed) return { ok: false, reason: 'throttled', userId, email, retryAfterSeconds: allowed.retryAfterSeconds, until: allowed.until };
+    const attempt = await reserveAll([answers.reserve(hashed(challenge)), throttle.reserve(email), secondFactorThrottle.reserve(email)]);
+    if (!attempt.ok) {
+      // The challenge's own limit taken: the same answer as a dead challenge; the account's: 429.
+      if (attempt.refusedBy === 0) return { ok: false, reason: 'unknown_challenge', userId, email };
+      return { ok: false, reason: 'throttled', userId, email, retryAfterSeconds: attempt.retryAfterSeconds, until: attempt.until };
     }
-    const kind = record.methods.map((name) => kinds.get(name)).find((candidate) => candidate && body[candidate.field] !== undefined);
-    const right = kind ? await kind.verify(userId, body[kind.field]) : false;
+    let judged: Judged;
+    try {
+      judged = await judge(userId, record.methods, body);
+    } catch (err) {
+      await attempt.succeeded();
+      throw err;
+    }
+    const { kind, right } = judged;
     if (!kind || !right) {
-      const wrong = await store.increment(keys.wrong(challenge), CHALLENGE_RULES.ttlSeconds);
-      if (wrong.count >= CHALLENGE_RULES.maxWrongAnswers) await store.delete(keys.record(challenge));
-      await Promise.all([throttle.recordFailure(email), secondFactorThrottle.recordFailure(email)]);
+      if ((await attempt.failed()).limitReached) await store.delete(keys.record(challenge));
       return { ok: false, reason: kind ? 'wrong_answer' : 'no_answer', userId, email };
     }
+    await attempt.succeeded();
     const found = await authUsers.byId(userId);
     if (!found || !found.active) return { ok: false, reason: 'inactive', userId, email };
     await secondFactorThrottle.clear(email);
@@ -184,7 +213,7 @@ export function createSecondFactor(deps: {
     res.clearCookie(CHALLENGE_COOKIE, cookieOptions());
   }
 
-  return { register, methodsFor, begin, pending, answer, respond, challengeOf, clearCookie };
+  return { register, methodsFor, judge, begin, pending, answer, respond, challengeOf, clearCookie };
 }
 
 export type SecondFactor = ReturnType<typeof createSecondFactor>;

@@ -581,8 +581,28 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Prove it is you again (password or TOTP code): a new token of the same session with a new auth_time */
+        /** Prove it is you again (with a second factor on: a TOTP code, a recovery code or a passkey; else the password): a new token of the same session with a new auth_time */
         post: operations["postAuthStepUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/step-up/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request options for stepping up with one of your passkeys (user verification required)
+         * @description Send the assertion to POST /auth/step-up as `{ passkey }`.
+         */
+        post: operations["postAuthStepUpPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3839,11 +3859,49 @@ export interface operations {
                 "application/json": {
                     password?: string;
                     code?: string;
+                    recoveryCode?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description clientExtensionResults, as the browser reports them */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                    };
                     redirect?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     password?: string;
                     code?: string;
+                    recoveryCode?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        /** @enum {string} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description clientExtensionResults, as the browser reports them */
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                    };
                     redirect?: string;
                 };
             };
@@ -3869,7 +3927,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation failed, or the password or code is not right (named in errors) */
+            /** @description validation failed, the proof is not right (named in errors), or a password alone from a user with a second factor (a code, recovery code or passkey is needed) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3916,6 +3974,73 @@ export interface operations {
             };
             /** @description the account is blocked for a while */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthStepUpPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description request options (as for a sign-in's second step) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rpId: string;
+                        challenge: string;
+                        timeout: number;
+                        userVerification: string;
+                        allowCredentials?: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "public-key";
+                            transports?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description You have no passkey to confirm with */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -157,23 +157,28 @@ describe('account throttle: password sign-in per email, across client addresses'
     it('when the window ends, then attempts are allowed again', async () => {
       const throttle = createAccountThrottle({ store: ctx().store, logger: pino({ level: 'silent' }), rule: { maxFailures: 2, windowSeconds: 0.5 } });
       const email = uniqueEmail('window');
-      await throttle.recordFailure(email);
-      assert.deepEqual(await throttle.check(email), { allowed: true });
-      await throttle.recordFailure(email);
-      const blocked = await throttle.check(email);
-      assert.equal(blocked.allowed, false);
-      assert.equal(blocked.allowed === false && blocked.retryAfterSeconds, 1);
+      for (let i = 0; i < 2; i++) {
+        const attempt = await throttle.reserve(email);
+        assert.ok(attempt.ok);
+        await attempt.failed();
+      }
+      const blocked = await throttle.reserve(email);
+      assert.equal(blocked.ok, false);
+      assert.equal(!blocked.ok && blocked.retryAfterSeconds, 1);
       await new Promise((resolve) => setTimeout(resolve, 700));
-      assert.deepEqual(await throttle.check(email), { allowed: true });
+      assert.equal((await throttle.reserve(email)).ok, true);
     });
 
     it('when the store fails, then the attempt is allowed (the per-IP limit still holds)', async () => {
       const down = async () => Promise.reject(new Error('store down'));
-      const broken = { ...ctx().store, get: down, increment: down, set: down, delete: down };
+      const broken = { ...ctx().store, get: down, getMany: down, increment: down, set: down, delete: down };
       const throttle = createAccountThrottle({ store: broken, logger: pino({ level: 'silent' }), rule: { maxFailures: 1 } });
       const email = uniqueEmail();
-      await throttle.recordFailure(email);
-      assert.deepEqual(await throttle.check(email), { allowed: true });
+      for (let i = 0; i < 3; i++) {
+        const attempt = await throttle.reserve(email);
+        assert.ok(attempt.ok);
+        await attempt.failed();
+      }
       await throttle.clear(email);
     });
   });

@@ -7,6 +7,7 @@ import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate';
 import { confirmBody } from '../../routes/two-factor.schemas';
+import { enrolling } from '../two-factor.controller';
 
 const TITLE = 'Two-factor authentication';
 
@@ -24,15 +25,21 @@ export function createTwoFactorPages(container: Container) {
 
   async function draw(req: Request, res: Response, status: number, state: Record<string, unknown>) {
     const owner = self(req);
-    const [current, pending, held] = await Promise.all([twoFactor.status(owner.id), twoFactor.pendingSetup(owner), twoFactor.mustEnrol(owner)]);
+    const [current, pending, held] = await Promise.all([twoFactor.status(owner.id), twoFactor.pendingSetup(enrolling(req)), twoFactor.mustEnrol(owner)]);
     const qrSvg = pending ? await qrcode().toString(pending.otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) : null;
     renderForm(res, 'admin/two-factor', status, { title: TITLE, status: current, setup: pending ? { ...pending, qrSvg } : null, held, recoveryCodes: null, ...state });
   }
 
   const show: RequestHandler = (req, res) => draw(req, res, 200, {});
 
+  /** The page shows a pending secret only to a recent sign-in (CONTRACT 9): an older one steps up first. */
+  const pendingNeedsRecent = (recent: RequestHandler): RequestHandler => async (req, res, next) => {
+    if (await twoFactor.pendingSetup(enrolling(req))) return recent(req, res, next);
+    next();
+  };
+
   const setup: RequestHandler = async (req, res) => {
-    await twoFactor.beginSetup(self(req));
+    await twoFactor.beginSetup(enrolling(req));
     res.redirect(303, ENROLMENT_PAGE);
   };
 
@@ -40,7 +47,7 @@ export function createTwoFactorPages(container: Container) {
 
   const confirm = formPost(async (req, res) => {
     const { code } = await parseOrThrow(confirmBody, { code: (req.body as Record<string, unknown>).code ?? '' });
-    const recoveryCodes = await twoFactor.confirm(self(req), code, requestContext(req));
+    const recoveryCodes = await twoFactor.confirm(enrolling(req), code, requestContext(req));
     await draw(req, res, 200, { recoveryCodes, message: 'Two-factor authentication is on.' });
   }, redrawConfirm);
 
@@ -61,5 +68,5 @@ export function createTwoFactorPages(container: Container) {
     res.redirect(303, withNotice(`/admin/users/${encodeURIComponent(user.id)}/edit`, 'two_factor_reset'));
   };
 
-  return { show, setup, confirm, regenerate, disable, reset };
+  return { show, pendingNeedsRecent, setup, confirm, regenerate, disable, reset };
 }
