@@ -111,7 +111,7 @@ export function createContainer(deps: AppDependencies) {
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
   const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
   // CONTRACT 9: TOTP and recovery codes.
-  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, activity, notices, settings, throttle: accountThrottle });
+  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle });
   const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,

@@ -11,6 +11,7 @@ import type { SecurityNotices } from './security-notices';
 import type { SettingsService } from './settings.service';
 import type { AccountThrottle } from '../credentials/account-throttle';
 import { normalizeEmail } from './user.service';
+import type { CredentialSet } from './credential-set/credential-set';
 
 export const TWO_FACTOR_MESSAGES = {
   alreadyOn: 'Two-factor authentication is already on. Turn it off first to set it up again.',
@@ -50,14 +51,16 @@ export function createTwoFactorService(deps: {
   config: Pick<Config, 'jwtSecret' | 'appName'>;
   sequelize: Sequelize;
   models: Models;
-  tokens: Pick<TokenService, 'revokeAllForUser' | 'userChanged'>;
+  tokens: Pick<TokenService, 'userChanged'>;
+  /** An unverified account enrols nothing; the admin reset is a row of the credential table (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'end' | 'assertMayAdd'>;
   activity: ActivityService;
   notices: Pick<SecurityNotices, 'send'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   /** The per-account throttle every guess reserves an attempt in (here: enrolment confirmations). */
   throttle: Pick<AccountThrottle, 'reserve'>;
 }) {
-  const { config, sequelize, models, tokens, activity, notices, settings, throttle } = deps;
+  const { config, sequelize, models, tokens, credentials, activity, notices, settings, throttle } = deps;
   const box = createSecretBox(config.jwtSecret);
   const recoveryCodes = createRecoveryCodeHasher(config.jwtSecret);
 
@@ -87,6 +90,7 @@ export function createTwoFactorService(deps: {
 
   /** Starts enrolment for this session: a new secret, kept sealed as pending until a code confirms it (another session's pending one is replaced). */
   async function beginSetup(owner: Enrolling): Promise<{ secret: string; otpauthUrl: string }> {
+    await credentials.assertMayAdd(owner.id);
     const found = await row(owner.id);
     if (found?.enabledAt) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
     const secret = newTotpSecret();
@@ -194,13 +198,10 @@ export function createTwoFactorService(deps: {
   async function reset(userId: string, audit: AdminAudit): Promise<void> {
     const user = await models.User.findByPk(userId);
     if (!user) throw AppError.notFound(TWO_FACTOR_MESSAGES.userNotFound);
-    const had = await remove(userId);
-    await tokens.revokeAllForUser(userId);
-    await activity.record(
-      { action: 'user.2fa_reset', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: user.email, hadSecondFactor: had } },
-      audit.context,
-    );
-    notify(user.email, 'Two-factor authentication reset by an administrator', 'An administrator removed the two-factor authentication of your account and signed you out everywhere. Set it up again from your profile.', audit.context);
+    // The credential table's row: second factors and sessions end, and the owner is mailed after the commit.
+    const ended = await credentials.end('admin-two-factor-reset', userId, { owner: { email: user.email, context: audit.context } });
+    const details = { targetUserId: userId, targetEmail: user.email, hadSecondFactor: (ended['second-factors'] ?? 0) > 0 };
+    await activity.record({ action: 'user.2fa_reset', userId: audit.actor.id, email: audit.actor.email, details }, audit.context);
   }
 
   function notify(to: string, subject: string, summary: string, context: RequestContext): void {
