@@ -151,3 +151,31 @@ export function publicOnlyConnection(url: URL): { lookup: net.LookupFunction } {
   if (net.isIP(host) && !isPublicAddress(host)) throw new OutboundAddressError();
   return { lookup: publicOnlyLookup };
 }
+
+/**
+ * A TCP connection to `host:port` that reaches only a public address: the name is resolved once, every address
+ * it resolves to is judged, and the socket dials one of those checked addresses (never resolving again), so a
+ * name re-pointed at a private host after it was saved (DNS rebinding) gains nothing. For clients that resolve
+ * names themselves (nodemailer) and accept a connected socket instead.
+ */
+export function connectPublicOnly(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (net.isIP(bare) && !isPublicAddress(bare)) return Promise.reject(new OutboundAddressError());
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: bare, port, lookup: publicOnlyLookup, autoSelectFamily: true, timeout: timeoutMs });
+    const fail = (err: Error) => {
+      socket.destroy();
+      reject(err);
+    };
+    const timedOut = () => fail(Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' }));
+    socket.once('error', fail);
+    socket.once('timeout', timedOut);
+    socket.once('connect', () => {
+      // The client that takes the socket sets its own handlers and timeouts from here on.
+      socket.off('error', fail);
+      socket.off('timeout', timedOut);
+      socket.setTimeout(0);
+      resolve(socket);
+    });
+  });
+}
