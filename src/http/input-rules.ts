@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordProblem } from '../credentials/password-quality';
+import { normalizePassword, passwordProblem } from '../credentials/password-quality';
 
 /**
  * The input rules every edge uses (JSON routes, HTML forms, the admin API), so the same value is judged
@@ -61,19 +61,36 @@ export const email = z
   .pipe(z.string().refine(isEmailAddress, { message: EMAIL_MESSAGES.invalid }));
 
 /**
- * A password being set (registration, reset, profile change, admin create, seed): 8–128 characters, then
- * the one quality rule (credentials/password-quality: not a common password, zxcvbn score 2 or more),
- * judged only once the length passed, so an over-long input never reaches zxcvbn.
+ * A password being set (registration, reset, profile change, admin create, seed), as parsed: its NFKC form
+ * (the form it is judged, hashed and compared in), 8–128 characters. Its quality is judged with the account
+ * it is for: by judgedPassword where the body names the account, by the service (refuseWeakPassword) where
+ * the account is known only there.
  */
 export const newPassword = z
   .string({ message: 'is required' })
-  .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters`, abort: true })
-  .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters`, abort: true })
-  // Asynchronous (judged on a worker thread): schemas holding it are parsed with parseOrThrow's await.
-  .superRefine(async (value, ctx) => {
-    const problem = await passwordProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  .transform(normalizePassword)
+  .pipe(
+    z
+      .string()
+      .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters`, abort: true })
+      .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters`, abort: true }),
+  );
+
+/**
+ * A body schema whose `password` holds a newPassword, with the one quality rule (credentials/password-quality:
+ * not a common password, not the account's own words, zxcvbn score 2 or more) judged against the account the
+ * same body names (its `email`, `username`, `firstName`, `lastName`). Judged only once the length passed, so an
+ * over-long input never reaches zxcvbn. Asynchronous (a worker thread): parsed with parseOrThrow's await.
+ */
+export function judgedPassword<T extends z.ZodType<Record<string, unknown>>>(schema: T): T {
+  return schema.superRefine(async (body, ctx) => {
+    const { password } = body;
+    if (typeof password !== 'string' || password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) return;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    const problem = await passwordProblem(password, { email: text(body.email), username: text(body.username), firstName: text(body.firstName), lastName: text(body.lastName) });
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+  }) as unknown as T;
+}
 
 /** A password being checked at sign-in: any non-empty value up to a bound (old passwords may predate the rule). */
 export const signInPassword = z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(1024);
