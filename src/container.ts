@@ -35,6 +35,7 @@ import { createEmailLinks } from './services/email-links';
 import { createEmailVerificationService } from './services/email-verification.service';
 import { createAccountLifecycleService } from './services/account-lifecycle.service';
 import { createPasswordService } from './credentials/password.service';
+import { nameTheService } from './credentials/password-quality';
 import { createPasswordLogin } from './sign-in/password-login';
 import { createAuthUserRecords } from './sessions/auth-user-records';
 import { createAccountThrottle } from './credentials/account-throttle';
@@ -79,6 +80,7 @@ export function createContainer(deps: AppDependencies) {
   const mailer = createMailer({ config, logger, plugins, metrics });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger, metrics });
+  nameTheService(config.appName);
   const passwords = createPasswordService({ iterations: config.passwordIterations });
   const authUsers = createAuthUserRecords(sequelize);
   const revocations = createRevocations({ models, store, logger });
@@ -109,7 +111,7 @@ export function createContainer(deps: AppDependencies) {
   // CONTRACT 9: TOTP and recovery codes, and step-up (password or code, through the same throttle).
   const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, activity, notices, settings });
   const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, twoFactor, activity });
-  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, userSessions, links: emailLinks, mailer, notices, activity, logger });
+  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, userSessions, links: emailLinks, mailer, notices, activity, logger, mailsPerEmail: createEmailQuota({ store, logger, name: 'email-change-email' }) });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,
