@@ -11,6 +11,11 @@ export const USERNAME_LENGTH = { min: 3, max: 64 } as const;
 export const NAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 255;
 
+const PASSWORD_LENGTH_MESSAGES = {
+  short: `must be at least ${PASSWORD_LENGTH.min} characters`,
+  long: `must be at most ${PASSWORD_LENGTH.max} characters`,
+} as const;
+
 export const EMAIL_MESSAGES = {
   invalid: 'must be a valid email address',
   tooLong: `must be at most ${EMAIL_MAX_LENGTH} characters`,
@@ -68,13 +73,17 @@ export const email = z
  */
 export const newPassword = z
   .string({ message: 'is required' })
-  .transform(normalizePassword)
-  .pipe(
-    z
-      .string()
-      .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters`, abort: true })
-      .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters`, abort: true }),
-  );
+  .min(PASSWORD_LENGTH.min, { message: PASSWORD_LENGTH_MESSAGES.short, abort: true })
+  .max(PASSWORD_LENGTH.max, { message: PASSWORD_LENGTH_MESSAGES.long, abort: true })
+  // Checked on the input too (above) so the API document states the bounds; NFKC may lengthen or shorten it.
+  .transform((value, ctx) => {
+    const normal = normalizePassword(value);
+    if (normal.length < PASSWORD_LENGTH.min || normal.length > PASSWORD_LENGTH.max) {
+      ctx.addIssue({ code: 'custom', message: normal.length < PASSWORD_LENGTH.min ? PASSWORD_LENGTH_MESSAGES.short : PASSWORD_LENGTH_MESSAGES.long });
+      return z.NEVER;
+    }
+    return normal;
+  });
 
 /**
  * A body schema whose `password` holds a newPassword, with the one quality rule (credentials/password-quality:
