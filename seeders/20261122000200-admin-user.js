@@ -10,7 +10,8 @@ const pbkdf2 = promisify(crypto.pbkdf2);
 
 async function hashPassword(password, iterations) {
   const salt = crypto.randomBytes(16);
-  const hash = await pbkdf2(password, salt, iterations, 32, 'sha256');
+  // The NFKC form, as the service hashes and checks every password.
+  const hash = await pbkdf2(password.normalize('NFKC'), salt, iterations, 32, 'sha256');
   return `pbkdf2:${iterations}:${salt.toString('hex')}:${hash.toString('hex')}`;
 }
 

@@ -37,6 +37,7 @@ import { createEmailLinks } from './services/email-links';
 import { createEmailVerificationService } from './services/email-verification.service';
 import { createAccountLifecycleService } from './services/account-lifecycle.service';
 import { createPasswordService } from './credentials/password.service';
+import { nameTheService } from './credentials/password-quality';
 import { createPasswordLogin } from './sign-in/password-login';
 import { createAuthUserRecords } from './sessions/auth-user-records';
 import { createAccountThrottle } from './credentials/account-throttle';
@@ -81,6 +82,7 @@ export function createContainer(deps: AppDependencies) {
   const mailer = createMailer({ config, logger, plugins, metrics });
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger, metrics });
+  nameTheService(config.appName);
   const passwords = createPasswordService({ iterations: config.passwordIterations });
   const authUsers = createAuthUserRecords(sequelize);
   const revocations = createRevocations({ models, store, logger });
@@ -112,7 +114,7 @@ export function createContainer(deps: AppDependencies) {
   const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
   // CONTRACT 9: TOTP and recovery codes.
   const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle });
-  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger });
+  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger, mailsPerEmail: createEmailQuota({ store, logger, name: 'email-change-email' }) });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
     hashPassword: passwords.hash,

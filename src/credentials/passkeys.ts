@@ -163,7 +163,7 @@ export function createPasskeyCeremonies(deps: { rp: RelyingParty; store: KeyValu
    * Request options: discoverable (no allowCredentials) or for the listed credentials. User verification is
    * preferred for a sign-in and required for a second step (where the passkey stands as the second factor).
    */
-  async function authenticationOptions(allow: Array<{ id: string; transports: string[] }> | null, record: Exclude<ChallengeRecord, { kind: 'register' }>): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async function authenticationOptions(allow: Array<{ id: string; transports?: string[] }> | null, record: Exclude<ChallengeRecord, { kind: 'register' }>): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const options = await webauthn().generateAuthenticationOptions({
       rpID: rp.id,
       timeout,
@@ -204,7 +204,7 @@ export type PasskeyCeremonies = ReturnType<typeof createPasskeyCeremonies>;
  * options never tell whether an account exists: one or two ids of the lengths real authenticators use, derived
  * from the email under a server secret, so asking twice gives the same answer as for a real account.
  */
-export function decoyCredentials(secret: string, email: string): Array<{ id: string; transports: string[] }> {
+export function decoyCredentials(secret: string, email: string): Array<{ id: string }> {
   const seed = crypto.createHmac('sha256', secret).update(`passkey-decoy\0${email}`).digest();
   const count = 1 + (seed[0] % 2);
   const lengths = [16, 20, 32, 64];
@@ -212,6 +212,6 @@ export function decoyCredentials(secret: string, email: string): Array<{ id: str
     const length = lengths[seed[1 + index] % lengths.length];
     const bytes = crypto.createHmac('sha256', secret).update(`passkey-decoy-id\0${index}\0${email}`).digest();
     const id = Buffer.concat([bytes, crypto.createHash('sha256').update(bytes).digest()]).subarray(0, length);
-    return { id: base64url.fromBytes(new Uint8Array(id)), transports: ['hybrid', 'internal'] };
+    return { id: base64url.fromBytes(new Uint8Array(id)) };
   });
 }

@@ -29,6 +29,7 @@ const SERVICE_WORDS = ['auth', 'admin', 'administrator', 'password', 'login', 's
 
 const MESSAGES = {
   common: 'is one of the most commonly used passwords',
+  personal: 'must not be your email address, username or name, nor the name of this service',
   weak: 'is too easy to guess: use a longer phrase of unrelated words, or add characters that follow no pattern',
 };
 
@@ -52,13 +53,17 @@ function factory() {
 }
 
 /**
- * `{ score, problem }`: the zxcvbn score and, when refused, the field message. `userInputs` (the email, the
- * username) count as known words. The common list is scanned rather than copied into a Set (well under a
- * millisecond, beside zxcvbn's tens): the shipped array and zxcvbn's ranked copy are in memory anyway.
+ * `{ score, problem }`: the zxcvbn score and, when refused, the field message. `userInputs` (the account's
+ * email, its local part, username, names and the service's name, in lower case) count as known words, so a
+ * password built from them scores low; one that is exactly one of them is refused outright. The common list
+ * is scanned rather than copied into a Set (well under a millisecond, beside zxcvbn's tens): the shipped
+ * array and zxcvbn's ranked copy are in memory anyway.
  */
 function judgePassword(password, userInputs = []) {
   const zxcvbn = factory();
-  if (commonList.includes(password.toLowerCase())) return { score: 0, problem: MESSAGES.common };
+  const lower = password.toLowerCase();
+  if (userInputs.includes(lower)) return { score: 0, problem: MESSAGES.personal };
+  if (commonList.includes(lower)) return { score: 0, problem: MESSAGES.common };
   const { score } = zxcvbn.check(password.slice(0, JUDGED_LENGTH), [...userInputs]);
   return { score, problem: score < MIN_SCORE ? MESSAGES.weak : null };
 }

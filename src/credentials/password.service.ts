@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { normalizePassword } from './password-quality';
 import { createHashThreads, type HashThreads } from './hash-threads';
 
 const DIGEST = 'sha256';
@@ -36,9 +37,12 @@ export function createPasswordService(options: { iterations: number; threads?: H
   const { iterations } = options;
   const threads = options.threads ?? sharedHashThreads();
   let dummy: Promise<string> | undefined;
-  /** PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads. */
+  /**
+   * PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads.
+   * Of the NFKC form, at hashing and at every check alike, so a password signs in however it is spelled.
+   */
   const derive = (password: string, salt: Buffer, rounds: number): Promise<Buffer> =>
-    threads.derive({ password, salt, rounds, keyBytes: KEY_BYTES, digest: DIGEST });
+    threads.derive({ password: normalizePassword(password), salt, rounds, keyBytes: KEY_BYTES, digest: DIGEST });
 
   async function hash(password: string): Promise<string> {
     const salt = crypto.randomBytes(SALT_BYTES);

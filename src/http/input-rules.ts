@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordProblem } from '../credentials/password-quality';
+import { normalizePassword, passwordProblem } from '../credentials/password-quality';
 
 /**
  * The input rules every edge uses (JSON routes, HTML forms, the admin API), so the same value is judged
@@ -10,6 +10,11 @@ export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
 export const USERNAME_LENGTH = { min: 3, max: 64 } as const;
 export const NAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 255;
+
+const PASSWORD_LENGTH_MESSAGES = {
+  short: `must be at least ${PASSWORD_LENGTH.min} characters`,
+  long: `must be at most ${PASSWORD_LENGTH.max} characters`,
+} as const;
 
 export const EMAIL_MESSAGES = {
   invalid: 'must be a valid email address',
@@ -61,19 +66,40 @@ export const email = z
   .pipe(z.string().refine(isEmailAddress, { message: EMAIL_MESSAGES.invalid }));
 
 /**
- * A password being set (registration, reset, profile change, admin create, seed): 8–128 characters, then
- * the one quality rule (credentials/password-quality: not a common password, zxcvbn score 2 or more),
- * judged only once the length passed, so an over-long input never reaches zxcvbn.
+ * A password being set (registration, reset, profile change, admin create, seed), as parsed: its NFKC form
+ * (the form it is judged, hashed and compared in), 8–128 characters. Its quality is judged with the account
+ * it is for: by judgedPassword where the body names the account, by the service (refuseWeakPassword) where
+ * the account is known only there.
  */
 export const newPassword = z
   .string({ message: 'is required' })
-  .min(PASSWORD_LENGTH.min, { message: `must be at least ${PASSWORD_LENGTH.min} characters`, abort: true })
-  .max(PASSWORD_LENGTH.max, { message: `must be at most ${PASSWORD_LENGTH.max} characters`, abort: true })
-  // Asynchronous (judged on a worker thread): schemas holding it are parsed with parseOrThrow's await.
-  .superRefine(async (value, ctx) => {
-    const problem = await passwordProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  .min(PASSWORD_LENGTH.min, { message: PASSWORD_LENGTH_MESSAGES.short, abort: true })
+  .max(PASSWORD_LENGTH.max, { message: PASSWORD_LENGTH_MESSAGES.long, abort: true })
+  // Checked on the input too (above) so the API document states the bounds; NFKC may lengthen or shorten it.
+  .transform((value, ctx) => {
+    const normal = normalizePassword(value);
+    if (normal.length < PASSWORD_LENGTH.min || normal.length > PASSWORD_LENGTH.max) {
+      ctx.addIssue({ code: 'custom', message: normal.length < PASSWORD_LENGTH.min ? PASSWORD_LENGTH_MESSAGES.short : PASSWORD_LENGTH_MESSAGES.long });
+      return z.NEVER;
+    }
+    return normal;
   });
+
+/**
+ * A body schema whose `password` holds a newPassword, with the one quality rule (credentials/password-quality:
+ * not a common password, not the account's own words, zxcvbn score 2 or more) judged against the account the
+ * same body names (its `email`, `username`, `firstName`, `lastName`). Judged only once the length passed, so an
+ * over-long input never reaches zxcvbn. Asynchronous (a worker thread): parsed with parseOrThrow's await.
+ */
+export function judgedPassword<T extends z.ZodType<Record<string, unknown>>>(schema: T): T {
+  return schema.superRefine(async (body, ctx) => {
+    const { password } = body;
+    if (typeof password !== 'string' || password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) return;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    const problem = await passwordProblem(password, { email: text(body.email), username: text(body.username), firstName: text(body.firstName), lastName: text(body.lastName) });
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+  }) as unknown as T;
+}
 
 /** A password being checked at sign-in: any non-empty value up to a bound (old passwords may predate the rule). */
 export const signInPassword = z.string({ message: 'is required' }).min(1, { message: 'is required' }).max(1024);

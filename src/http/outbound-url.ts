@@ -23,7 +23,7 @@ export class OutboundAddressError extends Error {
 }
 
 const BLOCKED = new net.BlockList();
-const BLOCKED_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
+const BLOCKED_RANGES: Array<[string, number, 'ipv4']> = [
   ['0.0.0.0', 8, 'ipv4'], // "this network", 0.0.0.0 (reaches the local host on Linux)
   ['10.0.0.0', 8, 'ipv4'],
   ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
@@ -35,14 +35,10 @@ const BLOCKED_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
   ['198.18.0.0', 15, 'ipv4'], // benchmarking, used inside some clouds
   ['224.0.0.0', 4, 'ipv4'], // multicast
   ['240.0.0.0', 4, 'ipv4'], // reserved, 255.255.255.255 broadcast
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['fc00::', 7, 'ipv6'], // unique local, fd00:ec2::254 (AWS metadata)
-  ['fe80::', 10, 'ipv6'],
-  ['fec0::', 10, 'ipv6'], // deprecated site-local, still routed by some stacks
-  ['ff00::', 8, 'ipv6'],
 ];
 for (const [address, prefix, family] of BLOCKED_RANGES) BLOCKED.addSubnet(address, prefix, family);
+
+const isPublicIPv4 = (address: string) => !BLOCKED.check(address, 'ipv4');
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part included), or null. */
 function ipv6Groups(address: string): number[] | null {
@@ -64,29 +60,31 @@ function ipv6Groups(address: string): number[] | null {
 }
 
 /**
- * The IPv4 address an IPv6 address carries and a gateway would reach: IPv4-mapped (::ffff:a.b.c.d),
- * IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
+ * Whether an IPv6 address (its eight groups) may be reached. Only global unicast (2000::/3) is public: that
+ * leaves out loopback, unspecified, unique local (fd00:ec2::254, AWS metadata), link-local, site-local,
+ * multicast, the deprecated IPv4-compatible form (::a.b.c.d), IPv4-translated addresses (::ffff:0:a.b.c.d)
+ * and the local-use NAT64 prefix 64:ff9b:1::/48 (an operator's own translator: where the IPv4 sits depends
+ * on a prefix length unknown here, so none of it is trusted). Forms that reach an IPv4 address through the
+ * host or a gateway are judged by that IPv4 address: IPv4-mapped (::ffff:a.b.c.d), the well-known NAT64
+ * prefix (64:ff9b::a.b.c.d, RFC 6052) and 6to4 (2002:aabb:ccdd::).
  */
-function embeddedIPv4(address: string): string | null {
-  const g = ipv6Groups(address);
-  if (!g) return null;
+function isPublicIPv6(g: number[]): boolean {
   const quad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
-  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return quad(g[6], g[7]);
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return quad(g[6], g[7]);
-  if (g[0] === 0x2002) return quad(g[1], g[2]);
-  return null;
+  if (zeros(0, 5) && g[5] === 0xffff) return isPublicIPv4(quad(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return isPublicIPv4(quad(g[6], g[7]));
+  if (g[0] === 0x2002) return isPublicIPv4(quad(g[1], g[2]));
+  return (g[0] & 0xe000) === 0x2000;
 }
 
 /** True when an IP address may be reached from here: a public unicast address. Anything else (names too) is false. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = net.isIP(bare);
-  if (family === 4) return !BLOCKED.check(bare, 'ipv4');
+  if (family === 4) return isPublicIPv4(bare);
   if (family !== 6) return false;
-  if (BLOCKED.check(bare, 'ipv6')) return false;
-  const v4 = embeddedIPv4(bare);
-  return v4 === null || !BLOCKED.check(v4, 'ipv4');
+  const groups = ipv6Groups(bare);
+  return groups !== null && isPublicIPv6(groups);
 }
 
 /**
@@ -152,4 +150,32 @@ export function publicOnlyConnection(url: URL): { lookup: net.LookupFunction } {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) && !isPublicAddress(host)) throw new OutboundAddressError();
   return { lookup: publicOnlyLookup };
+}
+
+/**
+ * A TCP connection to `host:port` that reaches only a public address: the name is resolved once, every address
+ * it resolves to is judged, and the socket dials one of those checked addresses (never resolving again), so a
+ * name re-pointed at a private host after it was saved (DNS rebinding) gains nothing. For clients that resolve
+ * names themselves (nodemailer) and accept a connected socket instead.
+ */
+export function connectPublicOnly(host: string, port: number, timeoutMs: number): Promise<net.Socket> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (net.isIP(bare) && !isPublicAddress(bare)) return Promise.reject(new OutboundAddressError());
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: bare, port, lookup: publicOnlyLookup, autoSelectFamily: true, timeout: timeoutMs });
+    const fail = (err: Error) => {
+      socket.destroy();
+      reject(err);
+    };
+    const timedOut = () => fail(Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' }));
+    socket.once('error', fail);
+    socket.once('timeout', timedOut);
+    socket.once('connect', () => {
+      // The client that takes the socket sets its own handlers and timeouts from here on.
+      socket.off('error', fail);
+      socket.off('timeout', timedOut);
+      socket.setTimeout(0);
+      resolve(socket);
+    });
+  });
 }

@@ -240,7 +240,8 @@ export function defineModels(sequelize: Sequelize): Models {
       id,
       userId: { type: DataTypes.STRING(36), allowNull: false },
       provider: { type: DataTypes.STRING(32), allowNull: false },
-      providerAccountId: { type: DataTypes.STRING(255), allowNull: false },
+      // Compared byte for byte (utf8mb4_bin on MySQL/MariaDB, migration 20261128000200): provider ids may be case-sensitive.
+      providerAccountId: { type: DataTypes.STRING(255).BINARY, allowNull: false },
       email: { type: DataTypes.STRING(255), allowNull: true },
       ...timestamps,
     },

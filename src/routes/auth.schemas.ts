@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
-import { email, newPassword, optionalInput, personName, redirectField, signInPassword, username } from '../http/input-rules';
+import { email, judgedPassword, newPassword, optionalInput, personName, redirectField, signInPassword, username } from '../http/input-rules';
 import { ROLES } from '../models';
 
 export const loginBody = z.strictObject({ email, password: signInPassword, redirect: redirectField });
 /** Known keys are checked here; the registrationFields pass through to the profile validator, anything else is ignored. */
-export const registerBody = z.looseObject({
-  email,
-  password: newPassword,
-  username: optionalInput(username),
-  firstName: optionalInput(personName),
-  lastName: optionalInput(personName),
-});
-export const seedAdminBody = z.strictObject({ email: email.optional(), password: newPassword.optional() });
+export const registerBody = judgedPassword(
+  z.looseObject({
+    email,
+    password: newPassword,
+    username: optionalInput(username),
+    firstName: optionalInput(personName),
+    lastName: optionalInput(personName),
+  }),
+);
+export const seedAdminBody = judgedPassword(z.strictObject({ email: email.optional(), password: newPassword.optional() }));
 
 export type RegisterBody = z.infer<typeof registerBody>;
 export type SeedAdminBody = z.infer<typeof seedAdminBody>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { idParams, pagingQuery } from '../http/paging';
-import { email, newPassword, personName, username } from '../http/input-rules';
+import { email, judgedPassword, newPassword, personName, username } from '../http/input-rules';
 import { ROLES } from '../models';
 import { SEARCH_TOTAL_LIMIT, TOTAL_EXACT_HEADER, TOTAL_LIMIT } from '../services/user-list';
 
@@ -15,14 +15,16 @@ const listQuery = z.strictObject({
   // CONTRACT 12: `false` lists the accounts whose address is unproven (the page's "unverified" filter).
   verified: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true').optional(),
 });
-const createBody = z.strictObject({
-  email,
-  password: newPassword.optional(),
-  username: username.optional(),
-  firstName: nullableName.optional(),
-  lastName: nullableName.optional(),
-  role: role.optional(),
-});
+const createBody = judgedPassword(
+  z.strictObject({
+    email,
+    password: newPassword.optional(),
+    username: username.optional(),
+    firstName: nullableName.optional(),
+    lastName: nullableName.optional(),
+    role: role.optional(),
+  }),
+);
 const updateBody = z
   .strictObject({
     role: role.optional(),

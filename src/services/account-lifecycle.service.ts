@@ -9,6 +9,7 @@ import { transactionWithRetry } from '../db/transaction-retry';
 import { renderAccountLinkEmail } from '../mail/account-link-email';
 import type { ActivityService } from './activity.service';
 import type { Mailer } from './mailer';
+import type { EmailQuota } from './email-quota';
 import type { SecurityNotices } from './security-notices';
 import type { SessionService } from './session.service';
 import { EMAIL_LINK_TTL_SECONDS, type EmailLinks } from './email-links';
@@ -52,8 +53,10 @@ export function createAccountLifecycleService(deps: {
   notices: Pick<SecurityNotices, 'send'>;
   activity: ActivityService;
   logger: Logger;
+  /** Change links count per new address like reset and magic links (email-quota.ts). */
+  mailsPerEmail: EmailQuota;
 }) {
-  const { sequelize, models, checkPassword, tokens, credentials, userSessions, links, mailer, notices, activity } = deps;
+  const { sequelize, models, checkPassword, tokens, credentials, userSessions, links, mailer, notices, activity, mailsPerEmail } = deps;
   const log = deps.logger.child({ component: 'account-lifecycle' });
   const background = createBackgroundWork();
 
@@ -72,10 +75,18 @@ export function createAccountLifecycleService(deps: {
     if (!check.ok) throw AppError.validation({ currentPassword: ACCOUNT_LIFECYCLE_MESSAGES.wrongPassword });
   }
 
-  /** Mails the confirmation link to a free address; a taken one gets nothing. After the answer, never throws. */
+  /**
+   * Mails the confirmation link to a free address within its quota; a taken one gets nothing. Counted for every
+   * address, taken or not, so the quota tells nothing either. After the answer, never throws.
+   */
   function mailChangeLink(user: User, newEmail: string, sessionId: string | undefined): void {
     background.start(async () => {
       try {
+        const quota = await mailsPerEmail.take(newEmail);
+        if (!quota.allowed) {
+          log.warn({ userId: user.id }, 'email change link not sent: the new address had its share of mail for now');
+          return;
+        }
         if (await models.User.findOne({ attributes: ['id'], where: { email: newEmail } })) return;
         const url = await links.create(user.id, 'change', { newEmail, sessionId: sessionId ?? null });
         await mailer.send({ to: newEmail, ...renderAccountLinkEmail('change', { url, email: newEmail, expiresInHours: EMAIL_LINK_TTL_SECONDS / 3600 }) });
@@ -94,6 +105,8 @@ export function createAccountLifecycleService(deps: {
     await checkCurrentPassword(user, input.currentPassword);
     if (input.newEmail === user.email) throw AppError.validation({ newEmail: ACCOUNT_LIFECYCLE_MESSAGES.sameEmail });
     await activity.record({ action: 'user.email_change_requested', userId: user.id, email: user.email }, actor.context);
+    // The earlier link dies now, whether or not this one is sent (a taken address, the quota): only the latest request may move the account.
+    await links.voidFor(user.id, undefined, 'change');
     mailChangeLink(user, input.newEmail, actor.sessionId);
   }
 

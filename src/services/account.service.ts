@@ -8,6 +8,7 @@ import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import type { CredentialSet } from './credential-set/credential-set';
 import { AppError } from '../http/app-error';
+import { refuseWeakPassword } from '../credentials/password-quality';
 
 export const ACCOUNT_MESSAGES = {
   wrongPassword: 'is not your current password',
@@ -54,6 +55,7 @@ export function createAccountService(deps: {
     const check = await checkPassword(user.email, currentPassword, user);
     if (!check.ok && check.reason === 'throttled') throw AppError.tooManyRequests(check.retryAfterSeconds);
     if (!check.ok) throw AppError.validation({ currentPassword: ACCOUNT_MESSAGES.wrongPassword });
+    await refuseWeakPassword('newPassword', newPassword, user);
     // Hashed before the transaction: PBKDF2 takes tens of milliseconds, too long to hold a write lock.
     const passwordHash = await passwords.hash(newPassword);
     const session = await liveSession(user.id, actor.sessionId);

@@ -1,8 +1,9 @@
 import http from 'node:http';
+import type net from 'node:net';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import type { Transporter } from 'nodemailer';
-import { publicOnlyConnection } from '../http/outbound-url';
+import { connectPublicOnly, publicOnlyConnection } from '../http/outbound-url';
 
 /** One outgoing message with its sender resolved. */
 export interface OutgoingMail {
@@ -13,8 +14,11 @@ export interface OutgoingMail {
   html?: string;
 }
 
-/** Where a message goes: an SMTP server, or an HTTP email API (CONTRACT 7). */
-export type MailRoute = { kind: 'smtp'; smtpUrl: string; from: string } | { kind: 'http'; apiUrl: string; apiKey: string; from: string };
+/**
+ * Where a message goes: an SMTP server, or an HTTP email API (CONTRACT 7). `publicOnly`: the SMTP host must be
+ * a public address when the connection is made (an admin-entered URL; SMTP_URL is the operator's and trusted).
+ */
+export type MailRoute = { kind: 'smtp'; smtpUrl: string; from: string; publicOnly: boolean } | { kind: 'http'; apiUrl: string; apiKey: string; from: string };
 
 /** A failed delivery whose message is safe to log (no credentials, no body). */
 export class MailDeliveryError extends Error {
@@ -33,16 +37,33 @@ const GREETING_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 20_000;
 const HTTP_TIMEOUT_MS = 15_000;
 
+type SocketCallback = (err: Error | null, socket?: { connection: net.Socket }) => void;
+
 /**
- * The nodemailer transport of the SMTP URL in use. The route is resolved on every send, so a URL an
- * admin changed is used at once: the transport is reused only for the very URL it was built for, and
- * one built for an older URL is closed (only one URL is in use at a time: SMTP_URL or the plugin's).
+ * nodemailer's `getSocket` hook, called for every connection it makes: the SMTP host is resolved and judged
+ * here, and nodemailer gets a socket already connected to a checked address (it still speaks TLS to the host
+ * name, so certificates are verified against the name as usual).
+ */
+function publicOnlySmtpSocket(options: { host?: string; port?: number | string; secure?: boolean }, callback: SocketCallback): void {
+  // nodemailer's own defaults: 465 for implicit TLS, else 587.
+  const port = Number(options.port) || (options.secure ? 465 : 587);
+  connectPublicOnly(options.host ?? 'localhost', port, CONNECTION_TIMEOUT_MS).then(
+    (connection) => callback(null, { connection }),
+    (err: Error) => callback(err),
+  );
+}
+
+/**
+ * The nodemailer transport of the SMTP route in use. The route is resolved on every send, so a URL an
+ * admin changed is used at once: the transport is reused only for the very route it was built for, and
+ * one built for an older route is closed (only one URL is in use at a time: SMTP_URL or the plugin's).
  */
 export class SmtpTransports {
-  private current?: { url: string; transporter: Transporter };
+  private current?: { url: string; publicOnly: boolean; transporter: Transporter };
 
-  for(smtpUrl: string): Transporter {
-    if (this.current?.url === smtpUrl) return this.current.transporter;
+  for(route: Extract<MailRoute, { kind: 'smtp' }>): Transporter {
+    const { smtpUrl, publicOnly } = route;
+    if (this.current?.url === smtpUrl && this.current.publicOnly === publicOnly) return this.current.transporter;
     this.current?.transporter.close();
     // Loaded at the first SMTP send: most instances never send mail, and the module costs start time and memory.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -52,8 +73,9 @@ export class SmtpTransports {
       connectionTimeout: CONNECTION_TIMEOUT_MS,
       greetingTimeout: GREETING_TIMEOUT_MS,
       socketTimeout: SOCKET_TIMEOUT_MS,
+      ...(publicOnly ? { getSocket: publicOnlySmtpSocket } : {}),
     });
-    this.current = { url: smtpUrl, transporter };
+    this.current = { url: smtpUrl, publicOnly, transporter };
     return transporter;
   }
 }

@@ -91,11 +91,11 @@ export function createMailer(deps: {
 
   /** Where mail goes now, or null when nothing complete is configured. */
   async function route(): Promise<MailRoute | null> {
-    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from: defaultFrom(config) };
+    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from: defaultFrom(config), publicOnly: false };
     if (!(await plugins.isActive('email'))) return null;
     const settings = await plugins.settingsOf('email');
     const from = formatFrom(settings.fromName, config.emailFrom ?? (settings.fromEmail || defaultFrom(config)));
-    if (settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from };
+    if (settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from, publicOnly: !config.allowPrivateOutbound };
     if (settings.apiKey && settings.apiUrl) return { kind: 'http', apiUrl: settings.apiUrl, apiKey: settings.apiKey, from };
     return null;
   }
@@ -112,7 +112,7 @@ export function createMailer(deps: {
       }
       const mail = { from: target.from, to, subject, text, html };
       const messageId =
-        target.kind === 'smtp' ? await sendSmtp(smtp.for(target.smtpUrl), mail) : await sendHttp(target, mail, { allowPrivate: config.allowPrivateOutbound });
+        target.kind === 'smtp' ? await sendSmtp(smtp.for(target), mail) : await sendHttp(target, mail, { allowPrivate: config.allowPrivateOutbound });
       log.info({ to: maskAddress(to), subject, via: target.kind, messageId, ms: Date.now() - started }, 'mail sent');
       metrics?.mail('sent');
       return { sent: true };

@@ -149,7 +149,9 @@ export function createPasskeyService(deps: {
   /**
    * Request options: `{}` for a discoverable passkey (the browser offers what it holds), `{ email }` for that
    * account's passkeys. An email with none (unknown, or no passkey) gets stand-in ids derived from it, so the
-   * answer looks and repeats the same as a real account's; the same two queries run either way.
+   * answer looks and repeats the same as a real account's; the same two queries run either way. No transports
+   * for either: a stored transport list (and which ones) is a fact stand-ins could not imitate, and the browser
+   * only loses a hint about how to reach the authenticator.
    */
   async function loginOptions(rawEmail: string | undefined) {
     const run = ceremony();
@@ -157,7 +159,7 @@ export function createPasskeyService(deps: {
     const email = normalizeEmail(rawEmail);
     const record = await authUsers.byEmail(email);
     const rows = await rowsOf(record?.user.id ?? '');
-    const allow = rows.length > 0 ? rows.map((row) => ({ id: row.credentialId, transports: storedOf(row).transports })) : decoyCredentials(config.jwtSecret, email);
+    const allow = rows.length > 0 ? rows.map((row) => ({ id: row.credentialId })) : decoyCredentials(config.jwtSecret, email);
     // Bound to the account asked about (an unknown email to no one: '' matches no user), so another user's passkey cannot answer it.
     return run.authenticationOptions(allow, { kind: 'login', userId: record?.user.id ?? '' });
   }

@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/request-context';
 import type { ActivityService } from './activity.service';
 import type { Mailer } from './mailer';
 import { AppError } from '../http/app-error';
+import { refuseWeakPassword } from '../credentials/password-quality';
 import { createBackgroundWork } from './background-work';
 import { escapeHtml } from '../mail/html';
 import { normalizeEmail } from './user.service';
@@ -139,6 +140,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
   async function resetPassword(token: string, password: string, context: RequestContext): Promise<void> {
     const usable = await findUsable(token);
     if (!usable) throw AppError.badRequest(RESET_MESSAGES.invalid);
+    await refuseWeakPassword('password', password, usable.user);
     // Hashed before the transaction: PBKDF2 takes tens of milliseconds, too long to hold a write lock.
     const passwordHash = await deps.hashPassword(password);
     const { user, tokenId } = usable;

@@ -29,7 +29,8 @@ describe('password quality, judged on a worker thread', function () {
       assert.equal(offThread.problem, passwordProblemNow(sample), sample);
     }
     assert.equal((await judgePasswordOffThread('password123')).problem, PASSWORD_QUALITY_MESSAGES.common);
-    assert.equal((await judgePasswordOffThread('alice-example', ['alice@example.test', 'alice-example'])).problem, PASSWORD_QUALITY_MESSAGES.weak, 'user inputs count');
+    assert.equal((await judgePasswordOffThread('alice-example', ['alice@example.test', 'alice-example'])).problem, PASSWORD_QUALITY_MESSAGES.personal, 'a user input itself is refused');
+    assert.equal((await judgePasswordOffThread('alice-example1', ['alice@example.test', 'alice-example'])).problem, PASSWORD_QUALITY_MESSAGES.weak, 'user inputs count');
   });
 
   it('when passwords are judged, then the event loop is never held as long as judging them in this thread holds it', async () => {

@@ -100,6 +100,25 @@ async function insertUser(sequelize: Sequelize, email: string): Promise<void> {
   ]);
 }
 
+const EXACT_PROVIDER_IDS = '20261128000200-binary-provider-account-id.js';
+
+/** A provider account row (and the user it belongs to) as the service would write it. */
+async function insertProviderAccount(sequelize: Sequelize, providerAccountId: string): Promise<void> {
+  const email = `${crypto.randomBytes(5).toString('hex')}@example.com`;
+  await insertUser(sequelize, email);
+  const [[user]] = (await sequelize.query('SELECT id FROM users WHERE email = ?', { replacements: [email] })) as [Array<{ id: string }>, unknown];
+  const now = new Date();
+  await sequelize.getQueryInterface().bulkInsert('oauth_accounts', [
+    { id: crypto.randomUUID(), user_id: user.id, provider: 'github', provider_account_id: providerAccountId, email, created_at: now, updated_at: now },
+  ]);
+}
+
+/** oauth_accounts as the database describes it (MySQL: SHOW CREATE TABLE; SQLite: the stored DDL). */
+async function providerAccountsSchema(sequelize: Sequelize): Promise<string> {
+  const sql = sequelize.getDialect() === 'mysql' ? 'SHOW CREATE TABLE oauth_accounts' : "SELECT sql FROM sqlite_master WHERE tbl_name = 'oauth_accounts' ORDER BY name";
+  return JSON.stringify((await sequelize.query(sql))[0]);
+}
+
 function cli(args: string[], env: Record<string, string>) {
   return run(path.join(ROOT, 'node_modules/.bin/sequelize-cli'), args, { cwd: ROOT, env: { ...process.env, ...env } });
 }
@@ -224,6 +243,32 @@ describe('migrations', function () {
       assert.deepEqual(await emailCollations(sequelize), collationsBefore);
       const [kept] = await sequelize.query('SELECT email FROM users');
       assert.deepEqual(kept, [{ email: 'admin@example.com' }], 'down keeps the rows');
+    } finally {
+      await sequelize.close();
+    }
+  });
+
+  it('when the exact provider-id migration runs, then ids differing only in case are two accounts that never match each other, and down restores the column', async () => {
+    const sequelize = createSequelize(db.url, pino({ level: 'silent' }));
+    try {
+      const migrator = createMigrator(sequelize);
+      const names = (await migrator.pending()).map((migration) => migration.name);
+      await migrator.up({ to: names[names.indexOf(EXACT_PROVIDER_IDS) - 1] });
+      const schemaBefore = await providerAccountsSchema(sequelize);
+      await insertProviderAccount(sequelize, 'AbCdEf');
+
+      await migrator.up({ to: EXACT_PROVIDER_IDS });
+      await insertProviderAccount(sequelize, 'abcdef');
+      const match = async (id: string) =>
+        (await sequelize.query("SELECT provider_account_id AS id FROM oauth_accounts WHERE provider = 'github' AND provider_account_id = ?", { replacements: [id] }))[0];
+      assert.deepEqual(await match('AbCdEf'), [{ id: 'AbCdEf' }]);
+      assert.deepEqual(await match('abcdef'), [{ id: 'abcdef' }]);
+      assert.deepEqual(await match('ABCDEF'), []);
+      await assert.rejects(insertProviderAccount(sequelize, 'abcdef'), /Validation error|Duplicate|UNIQUE/i, 'still unique');
+
+      await sequelize.query("DELETE FROM oauth_accounts WHERE provider_account_id = 'abcdef'");
+      await migrator.down({ to: EXACT_PROVIDER_IDS });
+      assert.equal(await providerAccountsSchema(sequelize), schemaBefore, 'down restores the table exactly');
     } finally {
       await sequelize.close();
     }

@@ -29,8 +29,28 @@ describe('outbound URLs: public addresses only', () => {
     for (const address of blocked) assert.equal(isPublicAddress(address), false, address);
   });
 
+  it('when an IPv6 address lies outside global unicast 2000::/3, then it is not public, whatever it embeds', () => {
+    const outside = [
+      '::8.8.8.8', '::2', '1::1', '100::1', '400::1', '1fff:ffff::1', '4000::1', '5f00::1', 'e000::1', 'fb00::1', 'fe00::1',
+      // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765): private even with a public IPv4 inside.
+      '::ffff:0:808:808', '::ffff:0:8.8.8.8', '::ffff:0:7f00:1',
+      // Inside 64:ff9b::/32 but not the /96 NAT64 prefix.
+      '64:ff9b:5::808:808', '64:ff9b:0:1::808:808',
+    ];
+    for (const address of outside) assert.equal(isPublicAddress(address), false, address);
+  });
+
+  it('when a NAT64 address carries a private IPv4 (well-known 64:ff9b::/96), or uses the local-use 64:ff9b:1::/48, then it is not public', () => {
+    const nat64 = [
+      '64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::192.168.1.1', '64:ff9b::172.16.0.1', '64:ff9b::100.64.0.1', '64:ff9b::0.0.0.0',
+      // Local-use: the operator's own translator, whose prefix length (and so the IPv4's place) is unknown here.
+      '64:ff9b:1::808:808', '64:ff9b:1::a00:1', '64:ff9b:1:ffff::1', '64:ff9b:1:7f00:1::',
+    ];
+    for (const address of nat64) assert.equal(isPublicAddress(address), false, address);
+  });
+
   it('when an address is public unicast (IPv4, IPv6, or IPv6 carrying a public IPv4), then it is public', () => {
-    for (const address of ['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of ['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '64:ff9b::8.8.4.4', '2002:808:808::1', '2001:4860:4860::8888', '2c0f:fb50::1']) {
       assert.equal(isPublicAddress(address), true, address);
     }
   });

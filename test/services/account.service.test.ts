@@ -10,6 +10,7 @@ import { createAccountThrottle } from '../../src/credentials/account-throttle';
 import { createPasswordCheck } from '../../src/credentials/password-check';
 import { createCredentialSet } from '../../src/services/credential-set/credential-set';
 import { createCredentialKinds } from '../../src/services/credential-set/credential-kinds';
+import { PASSWORD_QUALITY_MESSAGES } from '../../src/credentials/password-quality';
 
 function service() {
   const { sequelize, models, config, logger, store } = ctx();
@@ -50,6 +51,16 @@ describe('account service: change password', () => {
     const { account, revoked } = service();
     await assert.rejects(account.changePassword(actor(user.id), 'wrong one', 'a new password', context), (err: Error & { options?: { errors?: Record<string, string> } }) => {
       assert.deepEqual(err.options?.errors, { currentPassword: 'is not your current password' });
+      return true;
+    });
+    assert.deepEqual(revoked, []);
+  });
+
+  it('when the new password is the account\'s username, then a field error naming newPassword and nothing changes', async () => {
+    const user = await makeUser();
+    const { account, revoked } = service();
+    await assert.rejects(account.changePassword(actor(user.id), PASSWORD, user.username, context), (err: Error & { options?: { errors?: Record<string, string> } }) => {
+      assert.deepEqual(err.options?.errors, { newPassword: PASSWORD_QUALITY_MESSAGES.personal });
       return true;
     });
     assert.deepEqual(revoked, []);

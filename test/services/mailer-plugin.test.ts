@@ -78,6 +78,43 @@ describe('mailer: the email plugin as the transport', () => {
     assert.equal(sinkA.messages.filter((m) => m.envelope.to.includes(second)).length, 0, 'the old SMTP URL is not used again');
   });
 
+  describe('without ALLOW_PRIVATE_OUTBOUND (the SMTP host judged as the connection is made)', () => {
+    const publicOnlyMailer = (env: Record<string, string | undefined> = {}, logger = pino({ level: 'silent' })) =>
+      mailerWithout({ ALLOW_PRIVATE_OUTBOUND: 'false', ...env }, logger);
+
+    it('when the saved SMTP host now resolves to a loopback address (a name re-pointed after its save), then the send is refused and no mail reaches it', async () => {
+      // Saved while private destinations were allowed: stands for a name that resolved to a public address at save time.
+      await plugins().update('email', { active: true, settings: { smtpUrl: `smtp://localhost:${sinkA.port}` } });
+      const { logger, lines } = capturingLogger();
+      const to = uniqueEmail('rebound');
+
+      const result = await publicOnlyMailer({}, logger).deliver({ to, subject: 'rebound', text: 'rebound' });
+
+      assert.equal(result.sent, false);
+      assert.match(lines.join(''), /EOUTBOUNDPRIVATE/);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(sinkA.messages.filter((m) => m.envelope.to.includes(to)).length, 0);
+    });
+
+    it('when the saved SMTP host is a loopback literal, then the send is refused and no mail reaches it', async () => {
+      await plugins().update('email', { active: true, settings: { smtpUrl: sinkA.url } });
+      const to = uniqueEmail('literal');
+
+      assert.equal(await publicOnlyMailer().send({ to, subject: 'literal', text: 'literal' }), false);
+
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(sinkA.messages.filter((m) => m.envelope.to.includes(to)).length, 0);
+    });
+
+    it('when SMTP_URL (the operator\'s own setting, trusted) names a loopback relay, then mail still goes there', async () => {
+      const to = uniqueEmail('relay');
+
+      assert.equal(await publicOnlyMailer({ SMTP_URL: `smtp://localhost:${sinkA.port}` }).send({ to, subject: 'relay', text: 'relay' }), true);
+
+      await sinkA.waitFor((m) => m.envelope.to.includes(to));
+    });
+  });
+
   it('when SMTP_URL is set, then it wins over the plugin, whether or not the plugin is active', async () => {
     await plugins().update('email', { active: true, settings: { smtpUrl: sinkB.url } });
     const mailer = mailerWithout({ SMTP_URL: sinkA.url, EMAIL_FROM: 'env@example.test' });
