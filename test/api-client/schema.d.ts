@@ -1993,7 +1993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2061,7 +2061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,7 +2120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2630,6 +2630,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
             default: {
                 headers: {
@@ -2801,7 +2810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3016,6 +3025,15 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3515,7 +3533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3887,7 +3905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4012,7 +4030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,6 +4332,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
             default: {
                 headers: {
@@ -4593,6 +4620,15 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
