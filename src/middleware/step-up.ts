@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
 import { wantsPage } from '../http/pages';
 import { API_KEY_MESSAGES } from '../sessions/api-key-check';
@@ -23,7 +23,7 @@ export const STEP_UP_MESSAGES = {
  * the user repeats the click. A request an API key signed in is refused outright (CONTRACT 11): a key has
  * no sign-in to renew, and whatever else the request carries, the key is what acts.
  */
-export function requireRecentSignIn(options: { returnTo: string }): RequestHandler {
+export function requireRecentSignIn(options: { /** The page, or how to name it from the request (an admin page of one user, say). */ returnTo: string | ((req: Request) => string) }): RequestHandler {
   return (req, res, next) => {
     if (req.apiKey) return next(new AppError(403, API_KEY_MESSAGES.refused));
     const maxAge = Number(req.app.locals.stepUpMaxAgeSeconds ?? STEP_UP_MAX_AGE_SECONDS);
@@ -31,7 +31,8 @@ export function requireRecentSignIn(options: { returnTo: string }): RequestHandl
     const now = Math.floor(Date.now() / 1000);
     if (authTime !== undefined && now - authTime <= maxAge) return next();
     if (wantsPage(req)) {
-      res.redirect(303, `${STEP_UP_PAGE}?redirect=${encodeURIComponent(options.returnTo)}`);
+      const returnTo = typeof options.returnTo === 'string' ? options.returnTo : options.returnTo(req);
+      res.redirect(303, `${STEP_UP_PAGE}?redirect=${encodeURIComponent(returnTo)}`);
       return;
     }
     next(new AppError(403, STEP_UP_MESSAGES.required, { body: { stepUp: true } }));
