@@ -173,7 +173,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
     deps.notices.send(email, {
       subject: 'Your password was reset',
       summary: `The password of your account (${email}) was reset with a link mailed to this address, and every session was signed out.`,
-      facts: [`When: ${new Date().toUTCString()}`, ...(context.ip ? [`From IP address: ${context.ip}`] : [])],
+      context,
       list: {
         heading: 'Accounts still linked to yours (a reset does not remove them; unlink any you do not know on your profile):',
         items: links.map((link) => `${PROVIDER_LABELS[link.provider as OAuthProviderName] ?? link.provider}: ${link.email ?? link.providerAccountId}`),
