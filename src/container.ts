@@ -91,10 +91,10 @@ export function createContainer(deps: AppDependencies) {
   const tokens = createTokenService({ config, models, authUsers, store, settings, revocations, signingKeys, logger });
   const apiKeyHasher = createApiKeyHasher(config.jwtSecret);
   const apiKeyVerifier = createApiKeyVerifier({ models, authUsers, store, revocations, hasher: apiKeyHasher, rateLimit: config.apiKeyRateLimit, logger });
-  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity });
   const notices = createSecurityNotices({ config, mailer, logger });
   // CONTRACT 18: the registry of an account's credential kinds and the one table of events that end them.
   const credentialSet = createCredentialSet({ sequelize, models, kinds: createCredentialKinds({ models, tokens, revocations }), notices });
+  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
   const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger });

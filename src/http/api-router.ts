@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z, type ZodType } from 'zod';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { AppError } from './app-error';
@@ -29,6 +29,35 @@ export interface Endpoint {
   form?: boolean;
   /** Overrides the operationId derived from method and path (see operationIdOf). */
   operationId?: string;
+  /**
+   * An API key may act here (CONTRACT 11), within its own permissions. Keys are refused (403) wherever this
+   * is not said, pages included, so a new route is closed to keys until its description opens it.
+   */
+  apiKey?: true;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The route whose description lets an API key act (see markKeyUsable); declared in http-server.ts. */
+      keyUsableRoute?: unknown;
+    }
+  }
+}
+
+/**
+ * Put first in a key-usable endpoint's chain. It names the route object rather than setting a flag, so a
+ * request that a marked route passes on (next()) to a later, unmarked handler is not let through by it.
+ */
+const markKeyUsable: RequestHandler = (req, _res, next) => {
+  req.keyUsableRoute = req.route;
+  next();
+};
+
+/** Whether the route now serving the request lets an API key act (its endpoint says `apiKey: true`). */
+export function keyUsable(req: Request): boolean {
+  return req.route !== undefined && req.keyUsableRoute === req.route;
 }
 
 /** package.json says UNLICENSED; OpenAPI 3.1 wants a URL or SPDX id, so the URL is npm's meaning of the word. */
@@ -52,7 +81,11 @@ function impliedResponses(method: Method, endpoint: Endpoint): Record<number, st
   const implied: Record<number, string> = { 400: 'a NUL character in the URL or the body' };
   if (endpoint.params || endpoint.query || endpoint.body) implied[400] = 'validation failed: `{ error, errors: { field: message } }`';
   if (endpoint.auth === true) implied[401] = 'Authentication required';
-  if (endpoint.auth && method !== 'get') implied[403] = 'Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field)';
+  const refusals = [
+    ...(endpoint.auth && method !== 'get' ? ['Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field)'] : []),
+    ...(endpoint.auth && !endpoint.apiKey ? ['Not allowed with an API key (this operation takes none)'] : []),
+  ];
+  if (refusals.length > 0) implied[403] = refusals.join('; ');
   if (endpoint.body) {
     implied[413] = 'body larger than 100 kB';
     implied[415] = endpoint.form ? 'body neither JSON nor urlencoded' : 'Content-Type must be application/json';
@@ -60,7 +93,9 @@ function impliedResponses(method: Method, endpoint: Endpoint): Record<number, st
   return implied;
 }
 
-const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }, { apiKeyAuth: [] }];
+const SIGNED_IN: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { cookieAuth: [] }, { sessionAuth: [] }];
+/** Only key-usable operations name the API key scheme: a client reading the document meets no key where one is refused. */
+const securityOf = (endpoint: Endpoint) => (endpoint.apiKey ? [...SIGNED_IN, { apiKeyAuth: [] }] : SIGNED_IN);
 
 /** `GET /api/users/{id}` → `getApiUsersById`: unique per operation, stable while the route stays. */
 export function operationIdOf(method: Method, path: string): string {
@@ -140,7 +175,7 @@ export class ApiDocs {
       description: endpoint.description,
       tags: endpoint.tags,
       // A public operation says so (`[]`); an optional credential is one alternative among none (`{}`).
-      security: endpoint.auth === 'optional' ? [...SECURITY, {}] : endpoint.auth ? SECURITY : [],
+      security: endpoint.auth === 'optional' ? [...securityOf(endpoint), {}] : endpoint.auth ? securityOf(endpoint) : [],
       request: {
         // zod-to-openapi only reads object schemas for parameters; endpoints pass z.object for these.
         params: endpoint.params as never,
@@ -198,7 +233,8 @@ export function createApiRouter(docs: ApiDocs, mountPath: string) {
       const validation = endpoint.body || endpoint.query || endpoint.params ? [validate(endpoint)] : [];
       const at = handlers.includes(validated) ? handlers.indexOf(validated) : handlers.length - 1;
       const chain = [...handlers.slice(0, at), ...validation, ...handlers.slice(at).filter((handler) => handler !== validated)];
-      router[method](path, ...(endpoint.form ? chain : [refuseForms, ...chain]));
+      const marked = endpoint.apiKey ? [markKeyUsable, ...chain] : chain;
+      router[method](path, ...(endpoint.form ? marked : [refuseForms, ...marked]));
     };
   return {
     router,

@@ -37,6 +37,8 @@ export class ServiceRequest extends http.IncomingMessage {
   authInfo: unknown = undefined;
   tokenClaims: unknown = undefined;
   authToken: unknown = undefined;
+  apiKey: unknown = undefined;
+  keyUsableRoute: unknown = undefined;
   rateLimit: unknown = undefined;
   logIn: unknown = undefined;
   login: unknown = undefined;

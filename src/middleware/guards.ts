@@ -14,6 +14,9 @@ export const GUARD_MESSAGES = {
   notSelf: 'Forbidden',
 } as const;
 
+/** Methods that only read: what a key may do on its owner's self routes without a permission. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
 /** Compares without an early exit, so the time taken says nothing about how much of a role matched. */
 function sameRole(a: string, b: string): boolean {
   const left = crypto.createHash('sha256').update(a).digest();
@@ -88,7 +91,9 @@ export function createGuards(deps: { credentials: CredentialCheck[]; /** Run onc
 
   /**
    * The signed-in user named by the route parameter, or a holder of the permission. Anyone else gets
-   * 403 whether or not the id exists, so the answer never tells a stranger which ids are real.
+   * 403 whether or not the id exists, so the answer never tells a stranger which ids are real. Being
+   * oneself is the person's right, not a key's: a key acts with its own permissions only, so by a key
+   * "self" may read but not write (a key with no permission reads its owner's records and changes nothing).
    */
   const requireSelfOr =
     (permission: Permission, param: string): RequestHandler =>
@@ -96,7 +101,8 @@ export function createGuards(deps: { credentials: CredentialCheck[]; /** Run onc
       requireAuth(req, res, (err?: unknown) => {
         if (err) return next(err);
         const user = req.user as Express.User;
-        if (user.id !== req.params[param] && !allows(user.role, permission, req.apiKey?.permissions)) return next(new AppError(403, GUARD_MESSAGES.notSelf));
+        const self = user.id === req.params[param] && (!req.apiKey || SAFE_METHODS.has(req.method));
+        if (!self && !allows(user.role, permission, req.apiKey?.permissions)) return next(new AppError(403, GUARD_MESSAGES.notSelf));
         next();
       });
     };

@@ -26,6 +26,7 @@ export const ACTIVITY_ENDPOINTS = {
     summary: 'The activity log, newest first (filter by action and user)',
     tags: ['Activity'],
     auth: true,
+    apiKey: true,
     query: listQuery,
     responses: {
       200: { description: 'a page of entries', schema: logList },

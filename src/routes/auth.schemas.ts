@@ -77,6 +77,7 @@ export const AUTH_ENDPOINTS = {
     summary: 'The signed-in user with custom profile fields',
     tags,
     auth: true,
+    apiKey: true,
     responses: {
       200: { description: 'user', schema: z.object({ user: userWithCustomFields.extend({ emailVerified: z.boolean().describe('the address was proven (CONTRACT 12)'), twoFactorEnabled: z.boolean().describe('TOTP is on (CONTRACT 9)') }) }) },
       401: 'Authentication required',

@@ -22,6 +22,7 @@ export const COLLECTIONS_ENDPOINTS = {
     summary: 'List collections',
     tags,
     auth: true,
+    apiKey: true,
     // No paging or filters: an unknown query parameter is refused, as on every other list.
     query: z.strictObject({}),
     responses: { 200: { description: 'all collections', schema: collectionList }, 401: 'not signed in' },
@@ -30,6 +31,7 @@ export const COLLECTIONS_ENDPOINTS = {
     summary: 'Create a collection',
     tags,
     auth: true,
+    apiKey: true,
     body: createBody,
     responses: { 201: { description: 'created', schema: collectionResponse }, 400: 'validation failed', 409: 'name taken', ...denials },
   },
@@ -37,6 +39,7 @@ export const COLLECTIONS_ENDPOINTS = {
     summary: 'Change a collection (the fields given)',
     tags,
     auth: true,
+    apiKey: true,
     params: idParams,
     body: updateBody,
     responses: {
@@ -51,6 +54,7 @@ export const COLLECTIONS_ENDPOINTS = {
     summary: 'Delete a collection (its items stay, without a collection)',
     tags,
     auth: true,
+    apiKey: true,
     params: idParams,
     responses: { 204: 'deleted', 404: 'no such collection', ...denials },
   },

@@ -1,16 +1,18 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createSigningKeysController } from '../controllers/signing-keys.controller';
+import { requireRecentSignIn } from '../middleware/step-up';
+import { SETTINGS_PAGE } from './settings.routes';
 import { SIGNING_KEY_ENDPOINTS as doc } from './signing-keys.schemas';
 
-/** CONTRACT 11: listing and rotating the signing keys, behind `manage:settings`. Mounted at /api. */
+/** CONTRACT 11: listing and rotating the signing keys, behind `manage:settings`; rotating is a step-up action (CONTRACT 9). Mounted at /api. */
 export function signingKeysRoutes(container: Container) {
   const keys = createSigningKeysController(container);
   const api = createApiRouter(container.docs, '/api');
   const manageSettings = [container.guards.requirePermission('manage:settings')];
 
   api.get('/settings/keys', doc.list, ...manageSettings, keys.list);
-  api.post('/settings/keys/rotate', doc.rotate, ...manageSettings, keys.rotate);
+  api.post('/settings/keys/rotate', doc.rotate, ...manageSettings, requireRecentSignIn({ returnTo: SETTINGS_PAGE }), keys.rotate);
   return api.router;
 }
 

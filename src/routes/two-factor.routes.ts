@@ -44,6 +44,6 @@ export function twoFactorRoutes(container: Container) {
 export function userTwoFactorRoutes(container: Container) {
   const twoFactor = createTwoFactorController(container);
   const api = createApiRouter(container.docs, '/api');
-  api.delete('/users/:id/2fa', doc.adminReset, container.guards.requirePermission('manage:users'), validated, twoFactor.adminReset);
+  api.delete('/users/:id/2fa', doc.adminReset, container.guards.requirePermission('manage:users'), requireRecentSignIn({ returnTo: (req) => `/admin/users/${encodeURIComponent(String(req.params.id))}/edit` }), validated, twoFactor.adminReset);
   return api.router;
 }

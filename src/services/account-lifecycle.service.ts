@@ -146,7 +146,7 @@ export function createAccountLifecycleService(deps: {
     notices.send(moved.from, {
       subject: 'The email address of your account was changed',
       summary: `Your account now uses ${newEmail} instead of this address (${moved.from}). Mail about the account goes there from now on.`,
-      facts: [`When: ${new Date().toUTCString()}`, ...(context.ip ? [`Confirmed from IP address: ${context.ip}`] : [])],
+      context,
       advice:
         'If this was not you, someone else controls your account: reply to your administrator at once. ' +
         'Every other session of the account has been signed out.',

@@ -9,6 +9,7 @@ import type { ApiKeyHasher } from '../credentials/api-keys';
 import type { ApiKeyVerifier } from '../sessions/api-key-check';
 import type { Revocations } from '../sessions/revocations';
 import type { ActivityService } from './activity.service';
+import type { SecurityNotices } from './security-notices';
 
 /** Live keys one user may hold: enough for every script and job, few enough to list on one card. */
 export const API_KEYS_PER_USER = 50;
@@ -68,8 +69,9 @@ export function createApiKeyService(deps: {
   verifier: Pick<ApiKeyVerifier, 'forget'>;
   revocations: Pick<Revocations, 'revoke'>;
   activity: ActivityService;
+  notices: Pick<SecurityNotices, 'send'>;
 }) {
-  const { models, hasher, verifier, revocations, activity } = deps;
+  const { models, hasher, verifier, revocations, activity, notices } = deps;
 
   /** Live keys: not revoked (expired ones stay listed, marked by their expiry, until revoked). */
   const live = (userId: string) => ({ userId, revokedAt: null });
@@ -95,6 +97,18 @@ export function createApiKeyService(deps: {
     });
     const details = { keyId: row.id, name: row.name, prefix, permissions: row.permissions, expiresAt: row.expiresAt?.toISOString() ?? null };
     await activity.record({ action: 'api_key.created', userId: owner.id, email: owner.email, details }, audit.context);
+    // A key acts as its owner without a sign-in: one the owner did not make must not go unseen (CONTRACT 11, 18).
+    notices.send(owner.email, {
+      subject: 'An API key was created for your account',
+      summary: `An API key was created for your account (${owner.email}): programs holding it can act as you.`,
+      facts: [
+        `Permissions: ${row.permissions.length > 0 ? row.permissions.join(', ') : 'none (it can only read your own account)'}`,
+        `Expires: ${row.expiresAt ? row.expiresAt.toUTCString() : 'never'}`,
+      ],
+      context: audit.context,
+      advice: 'If this was not you, revoke the key on your profile, change your password and sign out your other sessions.',
+      chosenName: row.name,
+    });
     return { apiKey: toView(row), key };
   }
 

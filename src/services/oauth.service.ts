@@ -111,9 +111,8 @@ export function createOAuthService(deps: {
       summary: `A ${label} account was linked to your account (${user.email}): it can now sign in as you.`,
       facts: [
         `${label} account: ${identity.email ?? identity.providerAccountId} (id ${identity.providerAccountId})`,
-        `When: ${new Date().toUTCString()}`,
-        ...(context.ip ? [`From IP address: ${context.ip}`] : []),
       ],
+      context,
       list: {
         heading: 'Accounts linked to yours now:',
         items: linked.map((account) => `${PROVIDER_LABELS[account.provider as OAuthProviderName] ?? account.provider}: ${account.email ?? account.providerAccountId}`),

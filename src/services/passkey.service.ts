@@ -131,8 +131,9 @@ export function createPasskeyService(deps: {
     await activity.record({ action: 'passkey.added', userId: user.id, email: user.email, details: { passkeyId: row.id, name: row.name } }, context);
     notices.send(user.email, {
       subject: 'A passkey was added to your account',
-      summary: `A passkey named "${row.name}" was added to your account (${user.email}): it can now sign in as you.`,
-      facts: [`When: ${row.createdAt.toUTCString()}`, ...(context.ip ? [`From IP address: ${context.ip}`] : [])],
+      summary: `A passkey was added to your account (${user.email}): it can now sign in as you.`,
+      context,
+      chosenName: row.name,
       advice: 'If this was not you, remove the passkey on your profile, change your password and sign out your other sessions.',
     });
     return toView(row);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Op, QueryTypes, type Sequelize } from 'sequelize';
-import { UAParser } from 'ua-parser-js';
+import { describeAgent } from '../util/user-agent';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Models, Session } from '../models';
@@ -44,17 +44,9 @@ const INSERT_SESSION =
 const TOUCH_INTERVAL_MS = 60_000;
 /** Sessions whose touch time this process remembers (oldest forgotten first): bounds the memory, not correctness. */
 const TOUCHED_SESSIONS = 10_000;
-const TEXT_MAX = { userAgent: 512, ip: 64, part: 64 } as const;
+const TEXT_MAX = { userAgent: 512, ip: 64 } as const;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** "Chrome 131" / "macOS 15" from a User-Agent, read by ua-parser-js (a maintained parser, not regexes of ours). */
-function describeAgent(userAgent: string | null): { browser: string | null; os: string | null } {
-  if (!userAgent) return { browser: null, os: null };
-  const parsed = new UAParser(userAgent).getResult();
-  const join = (name?: string, version?: string) => (name ? [name, version?.split('.')[0]].filter(Boolean).join(' ').slice(0, TEXT_MAX.part) : null);
-  return { browser: join(parsed.browser.name, parsed.browser.version), os: join(parsed.os.name, parsed.os.version) };
-}
 
 /**
  * Sessions (CONTRACT 8): one row per sign-in, whatever the method, that its tokens name by `sid`. The row is
@@ -155,9 +147,9 @@ export function createSessionService(deps: {
       summary: 'An old copy of one of your sign-in tokens was used after it had been replaced. We ended that sign-in on every device that shared it.',
       facts: [
         `Sign-in: ${session.method}, ${[session.browser, session.os].filter(Boolean).join(' on ') || 'unknown device'}, started ${session.createdAt.toUTCString()}`,
-        ...(context.ip ? [`Old token used from IP address: ${context.ip}`] : []),
-        ...(context.userAgent ? [`Old token used by: ${context.userAgent}`] : []),
       ],
+      // Where the old token came from, as parsed facts: its User-Agent is the thief's own text.
+      context,
       advice: 'If this was not you, change your password and review your sessions and linked accounts on your profile. Otherwise just sign in again.',
     });
   }

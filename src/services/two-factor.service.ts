@@ -208,7 +208,7 @@ export function createTwoFactorService(deps: {
     notices.send(to, {
       subject,
       summary,
-      facts: [`When: ${new Date().toUTCString()}`, ...(context.ip ? [`From IP address: ${context.ip}`] : [])],
+      context,
       advice: 'If this was not you, change your password at once, review your sessions on your profile, and contact an administrator.',
     });
   }

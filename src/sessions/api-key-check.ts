@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
+import { keyUsable } from '../http/api-router';
 import { can, PERMISSIONS, type Permission } from '../access/permissions';
 import { deepFreeze } from '../util/deep-freeze';
 import type { ApiKeyHasher } from '../credentials/api-keys';
@@ -31,17 +32,6 @@ const keys = {
   touched: (keyId: string) => `aku:${keyId}`,
   rate: (keyId: string) => `rl:api-key:${keyId}`,
 };
-
-/**
- * Paths a key never acts on (CONTRACT 11: it cannot manage API keys, sessions, second factors or passwords,
- * and never gets cookies), matched on the whole path: the owner's own credentials, an admin's view of
- * another user's, and the admin pages (made for a person in a browser, with cookies and forms).
- */
-const REFUSED_PATHS: readonly RegExp[] = [
-  /^\/auth\/(api-keys|sessions|2fa|passkeys|step-up|logout|logout-all|refresh|password|change-password|email|account|oauth)(\/|$)/i,
-  /^\/api\/users\/[^/]+\/(api-keys|sessions|2fa|passkeys|password)(\/|$)/i,
-  /^\/admin(\/|$)/i,
-];
 
 interface KeyEntry {
   keyId: string;
@@ -240,7 +230,9 @@ export function presentedApiKey(req: Request): string | null {
 /**
  * The API key credential, the guards' first: a request that presents a key is judged by it alone (never by
  * a cookie beside it, which is why CSRF exempts it). A bad key is 401 "Invalid API key", not a fall-through
- * to the next credential; a key on a path it may not act on is 403; over its rate limit, 429.
+ * to the next credential; over its rate limit, 429. Keys fail closed: on a route whose endpoint description
+ * does not say `apiKey: true` (src/http/api-router.ts), every page included, a key is 403, so a route added
+ * later is closed to keys until it is opened on purpose.
  */
 export function createApiKeyCheck(verifier: Pick<ApiKeyVerifier, 'verify' | 'touch'>): CredentialCheck {
   return async (req) => {
@@ -248,8 +240,7 @@ export function createApiKeyCheck(verifier: Pick<ApiKeyVerifier, 'verify' | 'tou
     if (key === null) return false;
     const found = await verifier.verify(key);
     if (!found) throw new AppError(401, API_KEY_MESSAGES.invalid);
-    const path = `${req.baseUrl}${req.path}`;
-    if (REFUSED_PATHS.some((pattern) => pattern.test(path))) throw new AppError(403, API_KEY_MESSAGES.refused);
+    if (!keyUsable(req)) throw new AppError(403, API_KEY_MESSAGES.refused);
     // The per-key budget, told as the per-address limits tell theirs (CONTRACT 5's X-RateLimit-* headers).
     const { count, limit, resetAt } = found.rate;
     req.res?.setHeader('X-RateLimit-Limit', limit);

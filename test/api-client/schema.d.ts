@@ -2013,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2081,7 +2081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2140,7 +2140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,6 +2650,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
             default: {
                 headers: {
@@ -2821,7 +2830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3036,6 +3045,15 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3535,7 +3553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3945,7 +3963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4137,7 +4155,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field) */
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4439,6 +4457,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
             default: {
                 headers: {
@@ -4718,6 +4745,15 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -272,3 +272,35 @@ describe('guards', () => {
     });
   });
 });
+
+/** Issue 44, finding 3: a key acts with its own permissions only; the owner's self rights are not the key's. */
+describe('requireSelfOr with an API key', () => {
+  it('when a key holds no permission, then it reads /auth/me and its owner’s profile but writes nothing, not even that profile', async () => {
+    const { app } = ctx();
+    const { user, token } = await createUserWithToken('editor');
+    const made = await request(app).post('/auth/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'read-only', permissions: [] });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const key: string = made.body.key;
+
+    assert.equal((await request(app).get('/auth/me').set('X-API-Key', key)).status, 200);
+    assert.equal((await request(app).get(`/api/user-profiles/${user.id}`).set('X-API-Key', key)).status, 200);
+    const write = await request(app).put(`/api/user-profiles/${user.id}`).set('X-API-Key', key).send({ customData: {} });
+    assert.equal(write.status, 403);
+    assert.deepEqual(write.body, { error: 'Forbidden' });
+    const content = await request(app).post('/api/content').set('X-API-Key', key).send({ title: 'No', body: 'x' });
+    assert.equal(content.status, 403);
+
+    // The owner's own token still writes the profile: the self right is the person's, not the key's.
+    assert.equal((await request(app).put(`/api/user-profiles/${user.id}`).set('Authorization', `Bearer ${token}`).send({ customData: {} })).status, 200);
+  });
+
+  it('when a key holds manage:users, then it writes any profile, its owner’s included', async () => {
+    const { app } = ctx();
+    const { user, token } = await createUserWithToken('admin');
+    const made = await request(app).post('/auth/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'users', permissions: ['manage:users'] });
+    const { user: other } = await createUserWithToken('viewer');
+    for (const id of [user.id, other.id]) {
+      assert.equal((await request(app).put(`/api/user-profiles/${id}`).set('X-API-Key', made.body.key).send({ customData: {} })).status, 200, id);
+    }
+  });
+});

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import { buildApp, ctx, uniqueEmail } from '../support/context';
 import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor, PASSWORD } from '../support/auth';
 import { OAuthProviderStandIn, authorizeAt, bindingCookie, enableBoth, pathOf } from '../support/oauth-provider';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { STEP_UP_MAX_AGE_SECONDS } from '../../src/middleware/step-up';
+import { STEP_UP_MAX_AGE_SECONDS, requireRecentSignIn } from '../../src/middleware/step-up';
+import { errorHandler } from '../../src/http/error-handler';
+import { PERMISSIONS } from '../../src/access/permissions';
 
 /** Issue 26, finding 2: a stolen token alone cannot link the thief's provider account, and the owner hears of every link. */
 describe('step-up before linking a provider (requireRecentSignIn)', () => {
@@ -108,5 +110,30 @@ describe('step-up before linking a provider (requireRecentSignIn)', () => {
 
     const mail = await sink.waitFor((message) => message.to.includes(user.email) && /linked/.test(message.subject));
     assert.match(mail.text, /A GitHub account was linked to your account/);
+  });
+});
+
+/** Issue 44, finding 2: a request an API key signed in never passes a step-up route, whatever else it carries. */
+describe('requireRecentSignIn and API keys', () => {
+  /** A route behind step-up, reached by a request that a key signed in and that also carries a fresh sign-in time. */
+  function keyedApp(): Express {
+    const app = express();
+    app.use((req, _res, next) => {
+      req.apiKey = { id: 'k1', permissions: new Set(PERMISSIONS) };
+      req.tokenClaims = { auth_time: Math.floor(Date.now() / 1000) } as typeof req.tokenClaims;
+      next();
+    });
+    app.post('/step', requireRecentSignIn({ returnTo: '/admin/profile' }), (_req, res) => void res.json({ ok: true }));
+    app.use(errorHandler);
+    return app;
+  }
+
+  it('when a key signed the request in, then 403 "Not allowed with an API key", even with a fresh auth_time; a page is refused too', async () => {
+    const app = keyedApp();
+    const json = await request(app).post('/step');
+    assert.equal(json.status, 403);
+    assert.deepEqual(json.body, { error: 'Not allowed with an API key' });
+    const page = await request(app).post('/step').set('Accept', 'text/html');
+    assert.equal(page.status, 403, 'no step-up prompt: a key cannot step up');
   });
 });

@@ -112,7 +112,9 @@ describe('sessions (CONTRACT 8)', () => {
       assert.ok(row.ip);
       assert.equal((row.details as { sessionId: string }).sessionId, payloadOf(stolen).sid);
       const mail = await sink.waitFor((m) => m.envelope.to.includes(user.email) && /ended for your safety/.test(m.subject));
-      assert.match(mail.text, /curl\/8\.0/);
+      // Where the old token came from as facts (IP; browser and OS when parsed), never its raw User-Agent (issue 44).
+      assert.match(mail.text, /IP address: /);
+      assert.ok(!mail.text.includes('curl/8.0'));
     });
 
     it('when a token is refreshed, then lastUsedAt moves and the new token keeps sid and auth_time', async () => {

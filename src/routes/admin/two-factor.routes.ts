@@ -22,6 +22,6 @@ export function twoFactorPageRoutes(container: Container): Router {
   router.post('/profile/two-factor/confirm', ...signedIn, recent, pages.confirm);
   router.post('/profile/two-factor/recovery-codes', ...signedIn, recent, pages.regenerate);
   router.post('/profile/two-factor/disable', ...signedIn, recent, pages.disable);
-  router.post('/users/:id/two-factor/reset', ...page('manage:users'), pages.reset);
+  router.post('/users/:id/two-factor/reset', ...page('manage:users'), requireRecentSignIn({ returnTo: (req) => `/admin/users/${encodeURIComponent(String(req.params.id))}/edit` }), pages.reset);
   return router;
 }

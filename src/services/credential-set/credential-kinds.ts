@@ -3,6 +3,7 @@ import type { Models } from '../../models';
 import type { TokenService } from '../../sessions/token.service';
 import type { Revocations } from '../../sessions/revocations';
 import { PROVIDER_LABELS } from '../../oauth/oauth-providers';
+import { quotedName } from '../../mail/security-notice-email';
 import type { OAuthProviderName } from '../../plugins/oauth-providers.plugin';
 
 /** Every kind of credential an account can hold (CONTRACT 18). A new kind is added here and registered below. */
@@ -82,7 +83,7 @@ export function createCredentialKinds(deps: {
       tables: ['passkeys'],
       async describe(userId) {
         const rows = await models.Passkey.findAll({ attributes: ['name', 'createdAt'], where: { userId }, order: [['createdAt', 'ASC']] });
-        return rows.map((row) => `Passkey added ${row.createdAt.toUTCString()} (name you gave it: "${row.name}")`);
+        return rows.map((row) => `Passkey added ${row.createdAt.toUTCString()}. ${quotedName(row.name)}`);
       },
       end: (userId, transaction) => models.Passkey.destroy({ where: { userId }, transaction }),
     },
@@ -91,7 +92,7 @@ export function createCredentialKinds(deps: {
       tables: ['api_keys'],
       async describe(userId) {
         const rows = await models.ApiKey.findAll({ attributes: ['prefix', 'name', 'createdAt'], where: { userId, revokedAt: null }, order: [['createdAt', 'ASC']] });
-        return rows.map((row) => `API key ${row.prefix}… created ${row.createdAt.toUTCString()} (name you gave it: "${row.name}")`);
+        return rows.map((row) => `API key ${row.prefix}… created ${row.createdAt.toUTCString()}. ${quotedName(row.name)}`);
       },
       async end(userId, transaction) {
         const rows = await models.ApiKey.findAll({ attributes: ['id'], where: { userId, revokedAt: null }, transaction });

@@ -106,7 +106,7 @@ export function createCredentialSet(deps: {
     notices.send(owner.email, {
       subject: notice.subject,
       summary: notice.summary(owner.email),
-      facts: [`When: ${new Date().toUTCString()}`, ...(owner.context.ip ? [`From IP address: ${owner.context.ip}`] : [])],
+      context: owner.context,
       list: { heading: 'Still on your account (remove any you do not know on your profile):', items: left },
       advice: notice.advice,
     });
