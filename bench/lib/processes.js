@@ -100,4 +100,4 @@ async function stopAll() {
   for (const child of children) await stop(child);
 }
 
-module.exports = { stop, stopAll, startService, startBare };
+module.exports = { sparePort, waitForHealth, stop, stopAll, startService, startBare };
