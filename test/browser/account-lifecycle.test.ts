@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
-import { serve } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { PASSWORD, makeUser } from '../support/auth';
 import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 /** CONTRACT 12 pages: the strength meter, the verification landing, the profile's account cards. */
 describe('account lifecycle pages in a real browser', function () {
   this.timeout(120_000);
-  let sink: SmtpSink;
-
-  before(async () => {
-    sink = await startSmtpSink();
-  });
-  const suite = browserSuite({ serve: () => serve(buildApp({ env: { SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' } })) });
-  after(async () => {
-    await sink?.stop();
-  });
+  const suite = browserSuite({ mail: true, app: ({ mail }) => buildApp({ env: { SMTP_URL: mail.url, EMAIL_FROM: 'auth@example.test' } }) });
 
   it('when someone registers, then the meter rates the password as it is typed, a weak one is refused at the field, and the mailed link lands on a notice', async () => {
     const { page, server } = suite;
@@ -37,7 +27,7 @@ describe('account lifecycle pages in a real browser', function () {
     await submit(page, 'Create account');
     assert.equal(new URL(page.url()).pathname, '/admin');
 
-    const mail = await sink.waitFor((m) => m.envelope.to.includes(email));
+    const mail = await suite.mail.waitFor((m) => m.envelope.to.includes(email));
     const link = /https?:\/\/\S+(\/auth\/verify-email\?token=\S+)/.exec(mail.text)?.[1];
     assert.ok(link);
     await page.goto(`${server.url}${link}`);
@@ -50,13 +40,11 @@ describe('account lifecycle pages in a real browser', function () {
   });
 
   it('when JavaScript is off, then the password field is a plain field without a meter', async () => {
-    const { browser, server } = suite;
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    const plain = await context.newPage();
+    const { server } = suite;
+    const plain = await suite.open({ javaScriptEnabled: false });
     await plain.goto(`${server.url}/auth/register`);
     assert.equal(await plain.locator('input[name=password][type=password]').count(), 1);
     assert.equal(await plain.locator('.strength').count(), 0);
-    await context.close();
   });
 
   it('when an unverified user opens their profile, then the account cards resend, change the address and delete the account', async () => {
@@ -68,7 +56,7 @@ describe('account lifecycle pages in a real browser', function () {
 
     await submit(page, 'Send the verification link again');
     assert.match(await page.getByRole('status').textContent() ?? '', /new link is on its way/);
-    await sink.waitFor((m) => m.envelope.to.includes(user.email));
+    await suite.mail.waitFor((m) => m.envelope.to.includes(user.email));
 
     const newEmail = uniqueEmail('browser-move');
     await page.getByLabel('New email address').fill(newEmail);
@@ -80,7 +68,7 @@ describe('account lifecycle pages in a real browser', function () {
     await page.getByLabel('Your password').fill(PASSWORD);
     await submit(page, 'Change email');
     assert.match(await page.getByRole('status').textContent() ?? '', /confirmation link has been sent/);
-    await sink.waitFor((m) => m.envelope.to.includes(newEmail));
+    await suite.mail.waitFor((m) => m.envelope.to.includes(newEmail));
 
     await submit(page, 'Delete my account');
     assert.equal(await page.locator('[data-field=confirmDelete] .field-error').textContent(), 'tick the box to confirm');

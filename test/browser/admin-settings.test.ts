@@ -6,7 +6,6 @@ import type { Page } from 'playwright-core';
 import { buildApp, ctx } from '../support/context';
 import { serve } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { makeUser, PASSWORD } from '../support/auth';
 
 /**
@@ -18,7 +17,6 @@ const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 375,
 
 describe('admin settings and plugin pages in a real browser', function () {
   this.timeout(90_000);
-  let sink: SmtpSink;
   let page: Page;
   let adminEmail: string;
 
@@ -47,21 +45,19 @@ describe('admin settings and plugin pages in a real browser', function () {
 
   before(async () => {
     await ctx().models.Plugin.destroy({ where: {} });
-    sink = await startSmtpSink();
   });
   // No SMTP_URL: the test email goes through the email plugin as the admin configures it here. One page, signed
   // in once, serves every test.
-  const suite = browserSuite({ serve: () => serve(buildApp({ env: { SMTP_URL: undefined, EMAIL_FROM: undefined } })), pagePerTest: false });
+  const suite = browserSuite({ mail: true, app: () => buildApp({ env: { SMTP_URL: undefined, EMAIL_FROM: undefined } }), pagePerTest: false });
   before(async () => {
     adminEmail = (await makeUser({ role: 'admin' })).email;
-    page = await suite.browser.newPage({ viewport: VIEWPORTS.desktop });
+    page = await suite.open({ viewport: VIEWPORTS.desktop });
     await signIn(page, adminEmail, '/admin/plugins/otp-login');
   });
 
   after(async () => {
     await ctx().models.Plugin.destroy({ where: {} });
     await ctx().models.Setting.destroy({ where: {} });
-    await sink?.stop();
   });
 
   it('when the admin edits OTP settings, then the preview follows before saving, and Save stores them', async () => {
@@ -120,14 +116,14 @@ describe('admin settings and plugin pages in a real browser', function () {
     const { server } = suite;
     await page.goto(`${server.url}/admin/plugins/email`);
     await page.getByLabel('Active').check();
-    await page.getByLabel('SMTP URL').fill(sink.url);
+    await page.getByLabel('SMTP URL').fill(suite.mail.url);
     await page.getByLabel('From name').fill('Admin Test');
     await submit(page, 'Save');
     assert.match(await page.getByRole('status').first().innerText(), /Plugin settings saved/);
 
     await submit(page, 'Send test email');
     assert.match(await page.getByRole('status').first().innerText(), /Test email sent to your address/);
-    const mail = await sink.waitFor((message) => message.envelope.to.includes(adminEmail));
+    const mail = await suite.mail.waitFor((message) => message.envelope.to.includes(adminEmail));
     assert.match(mail.from, /Admin Test/);
 
     await page.getByLabel('SMTP URL').fill('smtp://user:hunter2secret@127.0.0.1:1');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { buildApp, ctx, uniqueEmail } from '../support/context';
-import { serve } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
 import { screenshot, signInThrough, submit } from '../support/admin-browser';
@@ -25,7 +24,7 @@ const definition = defineUserProfile({
 
 describe('admin user pages in a real browser', function () {
   this.timeout(120_000);
-  const suite = browserSuite({ serve: () => serve(buildApp({ profileDefinition: definition })) });
+  const suite = browserSuite({ app: () => buildApp({ profileDefinition: definition }) });
 
   it('when an admin signs in from /admin/users, creates, searches and edits a user, then every step shows on the page', async () => {
     const { page, server } = suite;

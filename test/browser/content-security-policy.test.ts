@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { buildApp, ctx } from '../support/context';
-import { serve, watchForCspViolations } from '../support/browser';
+import { watchForCspViolations } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
 import { screenshot, signInThrough } from '../support/admin-browser';
@@ -12,7 +12,7 @@ import { screenshot, signInThrough } from '../support/admin-browser';
  */
 describe('pages under the Content-Security-Policy in a real browser', function () {
   this.timeout(120_000);
-  const suite = browserSuite({ serve: () => serve(buildApp()) });
+  const suite = browserSuite({ app: () => buildApp() });
   let csp: ReturnType<typeof watchForCspViolations>;
 
   before(async () => {

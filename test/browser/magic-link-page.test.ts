@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
-import { serve } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { createTestUser } from '../support/users';
 import { linkFrom, magicLinkApp } from '../support/magic-link';
 
 describe('magic-link form of the sign-in page in a real browser', function () {
   this.timeout(60_000);
-  let sink: SmtpSink;
-
-  before(async () => {
-    sink = await startSmtpSink();
-  });
-  const suite = browserSuite({ serve: () => serve(magicLinkApp(sink)), pagePerTest: false });
-  after(async () => {
-    await sink?.stop();
-  });
+  const suite = browserSuite({ mail: true, app: ({ mail }) => magicLinkApp(mail), pagePerTest: false });
 
   it('when a user asks for a link (a typo first), then the page says "Check your email", and the mailed link signs them in by the server session', async () => {
-    const { browser, server } = suite;
+    const { server } = suite;
     const user = await createTestUser('viewer', { firstName: 'Mona' });
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await suite.open();
+    const context = page.context();
     await page.goto(`${server.url}/auth/login?redirect=/auth/me`);
 
     await page.getByLabel('Email for a sign-in link').fill('mona-at-example');
@@ -34,7 +24,7 @@ describe('magic-link form of the sign-in page in a real browser', function () {
     assert.match(await page.locator('[role=status]').innerText(), /Check your email/);
 
     // The link is built from BASE_URL; the browser opens the same path and query on the served app.
-    const link = linkFrom(await sink.waitFor((m) => m.envelope.to.includes(user.email)));
+    const link = linkFrom(await suite.mail.waitFor((m) => m.envelope.to.includes(user.email)));
     assert.equal(link.searchParams.get('callbackURL'), '/auth/me');
     await page.goto(`${server.url}${link.pathname}${link.search}`);
     assert.equal(new URL(page.url()).pathname, '/auth/me');
@@ -53,6 +43,5 @@ describe('magic-link form of the sign-in page in a real browser', function () {
     await page.goto(`${server.url}${link.pathname}${link.search}`);
     assert.equal(new URL(page.url()).pathname, '/auth/login');
     assert.match(await page.locator('.error').innerText(), /invalid or has expired/);
-    await context.close();
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { ctx, uniqueEmail } from '../support/context';
-import { serveAtLocalhost } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
 import { signInThrough, submit } from '../support/admin-browser';
@@ -22,7 +21,7 @@ describe('OAuth sign-in and account linking in a real browser', function () {
    * 127.0.0.1: another site, as GitHub and Google are, so the SameSite rules of a real flow apply (the
    * provider's consent click is a cross-site navigation back to us).
    */
-  const suite = browserSuite({ serve: serveAtLocalhost });
+  const suite = browserSuite({ atLocalhost: true });
   after(async () => {
     await stand?.stop();
   });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CDPSession, Page } from 'playwright-core';
 import { ctx } from '../support/context';
-import { serveAtLocalhost } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { PASSWORD, makeUser, tokenFor } from '../support/auth';
 import { codeFor, enrolTotp } from '../support/totp';
@@ -31,7 +30,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
   this.timeout(120_000);
   // At localhost: WebAuthn takes it as RP ID over plain http, never 127.0.0.1. Each test's page has a browser
   // context of its own, so no test inherits another's sign-in.
-  const suite = browserSuite({ serve: serveAtLocalhost });
+  const suite = browserSuite({ atLocalhost: true });
 
   it('when a user adds a passkey on their profile, signs out and signs in with it, then removes it, then the passkey is refused', async () => {
     const { page, server } = suite;
@@ -131,20 +130,15 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
   });
 
   it('when JavaScript is off, then the sign-in page offers no passkey and the password form still signs in; the profile says adding needs JavaScript', async () => {
-    const { browser, server } = suite;
-    const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
-    try {
-      const plain = await noScript.newPage();
-      const user = await makeUser({ role: 'author' });
-      await signInThrough(plain, server.url, '/admin/profile', user.email);
-      const card = passkeysCard(plain);
-      assert.equal(await card.getByRole('button', { name: 'Add a passkey' }).isVisible(), false);
-      assert.equal(await card.getByText('Adding a passkey needs JavaScript and a browser that supports passkeys.').isVisible(), true);
-      await plain.goto(`${server.url}/auth/login`);
-      assert.equal(await plain.getByRole('button', { name: 'Sign in', exact: true }).isVisible(), true);
-      assert.equal(await plain.getByRole('button', { name: 'Sign in with a passkey' }).isVisible(), false);
-    } finally {
-      await noScript.close();
-    }
+    const { server } = suite;
+    const plain = await suite.open({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+    const user = await makeUser({ role: 'author' });
+    await signInThrough(plain, server.url, '/admin/profile', user.email);
+    const card = passkeysCard(plain);
+    assert.equal(await card.getByRole('button', { name: 'Add a passkey' }).isVisible(), false);
+    assert.equal(await card.getByText('Adding a passkey needs JavaScript and a browser that supports passkeys.').isVisible(), true);
+    await plain.goto(`${server.url}/auth/login`);
+    assert.equal(await plain.getByRole('button', { name: 'Sign in', exact: true }).isVisible(), true);
+    assert.equal(await plain.getByRole('button', { name: 'Sign in with a passkey' }).isVisible(), false);
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { buildApp, ctx, uniqueEmail } from '../support/context';
-import { serve } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { defineUserProfile } from '../../src/profiles/profile-definition';
 
@@ -20,11 +19,11 @@ const definition = defineUserProfile({
 
 describe('registration form in a real browser', function () {
   this.timeout(60_000);
-  const suite = browserSuite({ serve: () => serve(buildApp({ profileDefinition: definition })), pagePerTest: false });
+  const suite = browserSuite({ app: () => buildApp({ profileDefinition: definition }), pagePerTest: false });
 
   it('when the form is filled with a bad value, then the error shows next to its field and the values stay; fixed, it registers', async () => {
-    const { browser, server } = suite;
-    const page = await browser.newPage();
+    const { server } = suite;
+    const page = await suite.open();
     await page.goto(`${server.url}/auth/register`);
 
     // Every custom type is rendered as its own kind of control.

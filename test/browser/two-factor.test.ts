@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { buildApp, ctx } from '../support/context';
-import { serve } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { PASSWORD, makeUser } from '../support/auth';
 import { screenshot, signInThrough, submit } from '../support/admin-browser';
@@ -12,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('two-factor pages in a real browser', function () {
   this.timeout(120_000);
   // A step-up age of 3 seconds, so the prompt can be reached by waiting.
-  const suite = browserSuite({ serve: () => serve(buildApp({ env: { STEP_UP_MAX_AGE: '3s' } })) });
+  const suite = browserSuite({ app: () => buildApp({ env: { STEP_UP_MAX_AGE: '3s' } }) });
 
   /** Enrols through the pages: profile card → setup → QR and key → code → recovery codes. */
   async function enrolThroughPages(): Promise<{ secret: string; recoveryCodes: string[] }> {

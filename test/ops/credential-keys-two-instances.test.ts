@@ -15,7 +15,7 @@ const headerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 
  */
 describe('API keys and signing keys across two service instances', function () {
   this.timeout(60_000);
-  const instances = twoInstances({ JWT_ALGORITHM: 'ES256' });
+  const instances = twoInstances({ env: { JWT_ALGORITHM: 'ES256' } });
   const { stores } = instances;
 
   // Sign-ins count against the login limit in this Redis too: each test starts from an empty one.

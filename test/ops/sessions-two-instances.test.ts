@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import request, { type Response } from 'supertest';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { createTestUser } from '../support/users';
 import { setCookies } from '../support/auth';
 import { EXTERNAL_AUTH_SECRET, signInByLink } from '../support/magic-link';
@@ -15,20 +14,12 @@ function sessionHeaders(res: Response): { Cookie: string; 'X-CSRF-Token': string
 
 describe('magic-link sessions across two service instances (each with its own Redis connection)', function () {
   this.timeout(60_000);
-  let sink: SmtpSink;
-
-  before(async () => {
-    sink = await startSmtpSink();
-  });
-  const instances = twoInstances(() => ({ EXTERNAL_AUTH_SECRET, SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' }));
-  after(async () => {
-    await sink?.stop();
-  });
+  const instances = twoInstances({ env: { EXTERNAL_AUTH_SECRET }, mail: true });
 
   it('when a session starts on one instance, then the other honours it, and signing out on either ends it on both', async () => {
     const { first, second } = instances;
     const user = await createTestUser('viewer');
-    const headers = sessionHeaders(await signInByLink(first, sink, user.email));
+    const headers = sessionHeaders(await signInByLink(first, instances.mail, user.email));
     const me = await request(second).get('/auth/me').set('Cookie', headers.Cookie);
     assert.equal(me.status, 200);
     assert.equal(me.body.user.id, user.id);
@@ -40,8 +31,8 @@ describe('magic-link sessions across two service instances (each with its own Re
   it('when the user logs out everywhere on one instance, then every session of theirs ends on the other', async () => {
     const { first, second } = instances;
     const user = await createTestUser('viewer');
-    const one = sessionHeaders(await signInByLink(first, sink, user.email));
-    const two = sessionHeaders(await signInByLink(second, sink, user.email));
+    const one = sessionHeaders(await signInByLink(first, instances.mail, user.email));
+    const two = sessionHeaders(await signInByLink(second, instances.mail, user.email));
     assert.equal((await request(first).get('/auth/me').set('Cookie', two.Cookie)).status, 200);
     assert.equal((await request(second).post('/auth/logout-all').set(one)).status, 200);
     assert.equal((await request(first).get('/auth/me').set('Cookie', one.Cookie)).status, 401);

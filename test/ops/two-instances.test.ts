@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { startService, type ServiceProcess } from '../support/service-process';
-import { call, randomIp, scratchDatabase, startControlledRedis, type ControlledRedis, type ScratchDatabase } from '../support/processes';
-import { redisServerAvailable } from '../support/redis-server';
+import { call, randomIp } from '../support/processes';
+import { twoServiceProcesses } from '../support/two-instances';
 import { uniqueEmail } from '../support/context';
 
 const PASSWORD = 'two-instances-123';
@@ -13,28 +12,13 @@ const PASSWORD = 'two-instances-123';
  */
 describe('two instances, one system', function () {
   this.timeout(180_000);
-  let redis: ControlledRedis | undefined;
-  let db: ScratchDatabase | undefined;
-  const services: ServiceProcess[] = [];
+  const services = twoServiceProcesses({ TRUST_PROXY: 'loopback' });
   let a = '';
   let b = '';
   let admin = '';
 
-  before(async function () {
-    if (!/^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? '') || !redisServerAvailable()) this.skip();
-    redis = await startControlledRedis();
-    db = await scratchDatabase('two');
-    const env = { DATABASE_URL: db.url, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' };
-    // The first applies the migrations; the second then finds them applied.
-    services.push(await startService(env, 60_000));
-    services.push(await startService(env, 60_000));
-    [a, b] = services.map((service) => service.baseUrl);
-  });
-
-  after(async () => {
-    await Promise.all(services.map((service) => service.stop()));
-    await redis?.kill();
-    await db?.drop();
+  before(() => {
+    [a, b] = services.urls;
   });
 
   async function register(base: string, email = uniqueEmail('two')): Promise<{ email: string; token: string; id: string; role: string }> {

@@ -11,7 +11,7 @@ import { bearer, signIn, twoInstances } from '../support/two-instances';
 describe('sessions across two service instances (each with its own Redis connection)', function () {
   this.timeout(60_000);
   // No reuse window: a superseded token is dead at once, so reuse is tested without waiting.
-  const instances = twoInstances({ REFRESH_REUSE_WINDOW_SECONDS: '0' });
+  const instances = twoInstances({ env: { REFRESH_REUSE_WINDOW_SECONDS: '0' } });
   const { stores } = instances;
 
   const me = (on: Express, token: string) => request(on).get('/auth/me').set(bearer(token));
