@@ -94,7 +94,7 @@ export function createContainer(deps: AppDependencies) {
   const notices = createSecurityNotices({ config, mailer, logger });
   // CONTRACT 18: the registry of an account's credential kinds and the one table of events that end them.
   const credentialSet = createCredentialSet({ sequelize, models, kinds: createCredentialKinds({ models, tokens, revocations }), notices });
-  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices });
+  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
   const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger });
@@ -138,7 +138,7 @@ export function createContainer(deps: AppDependencies) {
   for (const kind of twoFactor.secondFactorKinds()) secondFactor.register(kind);
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
-  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices });
+  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
   // Step-up: the password, or with a second factor on, an answer judged by the same registry (one throttle).

@@ -10,6 +10,7 @@ import type { ApiKeyVerifier } from '../sessions/api-key-check';
 import type { Revocations } from '../sessions/revocations';
 import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
+import type { CredentialSet } from './credential-set/credential-set';
 
 /** Live keys one user may hold: enough for every script and job, few enough to list on one card. */
 export const API_KEYS_PER_USER = 50;
@@ -70,13 +71,16 @@ export function createApiKeyService(deps: {
   revocations: Pick<Revocations, 'revoke'>;
   activity: ActivityService;
   notices: Pick<SecurityNotices, 'send'>;
+  /** An unverified account makes no key (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'assertMayAdd'>;
 }) {
-  const { models, hasher, verifier, revocations, activity, notices } = deps;
+  const { models, hasher, verifier, revocations, activity, notices, credentials } = deps;
 
   /** Live keys: not revoked (expired ones stay listed, marked by their expiry, until revoked). */
   const live = (userId: string) => ({ userId, revokedAt: null });
 
   async function create(owner: { id: string; email: string; role: Role }, input: ApiKeyInput, audit: AdminAudit): Promise<{ apiKey: ApiKeyView; key: string }> {
+    await credentials.assertMayAdd(owner.id);
     const allowed = rolePermissions(owner.role);
     const permissions = input.permissions ?? allowed;
     if (permissions.some((permission) => !(allowed as string[]).includes(permission))) {

@@ -21,6 +21,7 @@ import {
 } from '../credentials/passkeys';
 import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
+import type { CredentialSet } from './credential-set/credential-set';
 import { normalizeEmail } from './user.service';
 
 export const PASSKEY_MESSAGES = {
@@ -73,8 +74,10 @@ export function createPasskeyService(deps: {
   store: KeyValueStore;
   activity: ActivityService;
   notices: Pick<SecurityNotices, 'send'>;
+  /** An unverified account adds no passkey (CONTRACT 18). */
+  credentials: Pick<CredentialSet, 'assertMayAdd'>;
 }) {
-  const { config, models, authUsers, activity, notices } = deps;
+  const { config, models, authUsers, activity, notices, credentials } = deps;
   const rp = relyingPartyOf(config.baseUrl, config.appName);
   const ceremonies = rp ? createPasskeyCeremonies({ rp, store: deps.store }) : null;
 
@@ -92,6 +95,7 @@ export function createPasskeyService(deps: {
   /** Creation options for the signed-in user (the route has asked for a recent sign-in). */
   async function registrationOptions(user: AuthUser) {
     const run = ceremony();
+    await credentials.assertMayAdd(user.id);
     const rows = await rowsOf(user.id);
     if (rows.length >= MAX_PASSKEYS_PER_USER) throw AppError.conflict(PASSKEY_MESSAGES.tooMany);
     const displayName = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;
@@ -105,6 +109,7 @@ export function createPasskeyService(deps: {
    */
   async function register(user: AuthUser, response: RegistrationResponseJSON, name: string | undefined, context: RequestContext): Promise<PasskeyView> {
     const run = ceremony();
+    await credentials.assertMayAdd(user.id);
     const claimed = await run.claimChallenge(response.response.clientDataJSON);
     if (!claimed || claimed.record.kind !== 'register' || claimed.record.userId !== user.id) throw AppError.badRequest(PASSKEY_MESSAGES.registrationExpired);
     const credential = await run.verifyRegistration(response, claimed.challenge).catch(() => {
