@@ -13,7 +13,7 @@ const REUSE_SUBJECT = /ended for your safety/;
 /** CONTRACT 8 and 18: the refresh rotation's reuse window, reuse detection under races, the absolute lifetime at refresh. */
 describe('session refresh (CONTRACT 8)', () => {
   let sink: SmtpSink;
-  /** A two-second reuse window: short enough to wait out, long enough to refresh inside it. */
+  /** A four-second reuse window: short enough to wait out, long enough to refresh inside it a second later on a slow host. */
   let windowed: Express;
   /** No reuse window: a superseded token is reuse at once. */
   let strict: Express;
@@ -21,7 +21,7 @@ describe('session refresh (CONTRACT 8)', () => {
   before(async () => {
     sink = await startSmtpSink();
     const mail = { SMTP_URL: sink.url, EMAIL_FROM: 'auth@example.test' };
-    windowed = buildApp({ env: { ...mail, REFRESH_REUSE_WINDOW_SECONDS: '2' } });
+    windowed = buildApp({ env: { ...mail, REFRESH_REUSE_WINDOW_SECONDS: '4' } });
     strict = buildApp({ env: { ...mail, REFRESH_REUSE_WINDOW_SECONDS: '0' } });
   });
   after(() => sink.stop());
