@@ -204,7 +204,7 @@ export type PasskeyCeremonies = ReturnType<typeof createPasskeyCeremonies>;
  * options never tell whether an account exists: one or two ids of the lengths real authenticators use, derived
  * from the email under a server secret, so asking twice gives the same answer as for a real account.
  */
-export function decoyCredentials(secret: string, email: string): Array<{ id: string }> {
+export function decoyCredentials(secret: string | crypto.KeyObject, email: string): Array<{ id: string }> {
   const seed = crypto.createHmac('sha256', secret).update(`passkey-decoy\0${email}`).digest();
   const count = 1 + (seed[0] % 2);
   const lengths = [16, 20, 32, 64];

@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { AppError } from '../http/app-error';
 import { API_KEY_HEADER, AUTH_COOKIE } from '../sessions/request-token';
 import type { TokenService } from '../sessions/token.service';
+import { subKey } from '../credentials/sub-keys';
 
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -47,38 +48,43 @@ function sameText(a: string, b: string): boolean {
 
 /**
  * Signed double-submit CSRF protection (SPEC 5.6, CONTRACT 5). A token is `<nonce>.<mac>`, the mac an
- * HMAC-SHA256 under JWT_SECRET over the nonce and the user id, so a token is worth nothing for another
- * user. It travels in the `csrf_token` cookie (readable by the page) and must come back in the
- * `X-CSRF-Token` header or the `_csrf` form field.
+ * HMAC-SHA256 under JWT_SECRET's CSRF sub-key over the nonce and the user id, so a token is worth nothing for
+ * another user. It travels in the `csrf_token` cookie (readable by the page) and must come back in the
+ * `X-CSRF-Token` header or the `_csrf` form field. A token made under the raw secret (before the sub-keys,
+ * issue 44) is accepted only beside an auth cookie issued before them too: the two cookies were set together,
+ * so such a pair lives no longer than that auth token, and a browser is never left with a cookie it cannot use.
  */
 export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 'signedSubject'> }) {
-  const macKey = crypto.createSecretKey(Buffer.from(deps.secret, 'utf8'));
+  const macKey = subKey(deps.secret, 'csrf');
+  const rawMacKey = crypto.createSecretKey(Buffer.from(deps.secret, 'utf8'));
 
-  function mac(nonce: string, userId: string): string {
-    return crypto.createHmac('sha256', macKey).update(`csrf.v1\0${nonce}\0${userId}`).digest('base64url');
+  function mac(key: crypto.KeyObject, nonce: string, userId: string): string {
+    return crypto.createHmac('sha256', key).update(`csrf.v1\0${nonce}\0${userId}`).digest('base64url');
   }
 
   /** A fresh token bound to the user. */
   function issue(userId: string): string {
     const nonce = crypto.randomBytes(NONCE_BYTES).toString('base64url');
-    return `${nonce}.${mac(nonce, userId)}`;
+    return `${nonce}.${mac(macKey, nonce, userId)}`;
   }
 
-  /** Whether the token was signed by us for this user (constant-time). */
-  function isValidFor(token: string, userId: string): boolean {
+  /** Whether the token was signed by us for this user (constant-time); under the raw secret only when `rawAllowed`. */
+  function isValidFor(token: string, userId: string, rawAllowed: boolean): boolean {
     const dot = token.indexOf('.');
     if (dot <= 0 || dot !== token.lastIndexOf('.')) return false;
-    return sameText(token.slice(dot + 1), mac(token.slice(0, dot), userId));
+    const [nonce, given] = [token.slice(0, dot), token.slice(dot + 1)];
+    return sameText(given, mac(macKey, nonce, userId)) || (rawAllowed && sameText(given, mac(rawMacKey, nonce, userId)));
   }
 
   /**
-   * The user the request's cookie credential speaks for: the `auth_token` cookie, else the server session
-   * of a magic-link sign-in (`auth_session`, loaded before this middleware). Null without either.
+   * Who the request's cookie credential speaks for: the `auth_token` cookie, else the server session of a
+   * magic-link sign-in (`auth_session`, loaded before this middleware). Null without either.
    */
-  async function cookieCredentialUserId(req: Request, cookies: Record<string, unknown>): Promise<string | null> {
+  async function cookieCredential(req: Request, cookies: Record<string, unknown>): Promise<{ userId: string; beforeSubKeys: boolean } | null> {
     const authCookie = cookies[AUTH_COOKIE];
     const tokenUser = typeof authCookie === 'string' && authCookie !== '' ? await deps.tokens.signedSubject(authCookie) : null;
-    return tokenUser ?? req.serverSession?.auth?.userId ?? null;
+    const sessionUser = req.serverSession?.auth?.userId;
+    return tokenUser ?? (sessionUser ? { userId: sessionUser, beforeSubKeys: false } : null);
   }
 
   /** Reads (and removes, so body schemas never see it) the `_csrf` field of a form post. */
@@ -107,14 +113,14 @@ export function createCsrf(deps: { secret: string; tokens: Pick<TokenService, 's
     // An API key request (CONTRACT 11) is judged by its key alone, never by a cookie (see api-key-check.ts).
     if (req.headers[API_KEY_HEADER] !== undefined) return next();
     if (isExempt(req.path)) return next();
-    cookieCredentialUserId(req, cookies).then((userId) => {
-      if (userId === null) return next();
+    cookieCredential(req, cookies).then((credential) => {
+      if (credential === null) return next();
       const submitted = req.get(CSRF_HEADER) ?? formToken;
       const valid =
         cookieToken !== undefined &&
         submitted !== undefined &&
         sameText(submitted, cookieToken) &&
-        isValidFor(submitted, userId);
+        isValidFor(submitted, credential.userId, credential.beforeSubKeys);
       if (!valid) return next(new AppError(403, CSRF_MESSAGE, { hint: CSRF_PAGE_HINT }));
       next();
     }, next);

@@ -19,6 +19,7 @@ import type { AuthUserRecords } from '../sessions/auth-user-records';
 import type { AccountThrottle, Reservation } from '../credentials/account-throttle';
 import { renderOtpEmail } from '../mail/otp-email';
 import type { EmailVerificationService } from './email-verification.service';
+import { subKey } from '../credentials/sub-keys';
 
 export const OTP_MESSAGES = {
   requested: 'If an account exists for this email, you will receive a verification code shortly.',
@@ -79,7 +80,7 @@ export function createOtpService(deps: {
 }) {
   const { sequelize, models, authUsers, store, mailer, users, throttle } = deps;
   const log = deps.logger.child({ component: 'otp' });
-  const hmacKey = crypto.createHash('sha256').update(`otp-code:${deps.config.jwtSecret}`).digest();
+  const hmacKey = subKey(deps.config.jwtSecret, 'otpCodes');
   // Counts while the shared store is failing: limiting degrades to this instance, never to none.
   const fallbackCounter = new MemoryStore();
   const background = createBackgroundWork();

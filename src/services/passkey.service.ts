@@ -23,6 +23,7 @@ import type { ActivityService } from './activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { CredentialSet } from './credential-set/credential-set';
 import { normalizeEmail } from './user.service';
+import { subKey } from '../credentials/sub-keys';
 
 export const PASSKEY_MESSAGES = {
   unavailable: 'Passkeys need a host name in BASE_URL',
@@ -165,7 +166,7 @@ export function createPasskeyService(deps: {
     const email = normalizeEmail(rawEmail);
     const record = await authUsers.byEmail(email);
     const rows = await rowsOf(record?.user.id ?? '');
-    const allow = rows.length > 0 ? rows.map((row) => ({ id: row.credentialId })) : decoyCredentials(config.jwtSecret, email);
+    const allow = rows.length > 0 ? rows.map((row) => ({ id: row.credentialId })) : decoyCredentials(subKey(config.jwtSecret, 'passkeyDecoys'), email);
     // Bound to the account asked about (an unknown email to no one: '' matches no user), so another user's passkey cannot answer it.
     return run.authenticationOptions(allow, { kind: 'login', userId: record?.user.id ?? '' });
   }

@@ -97,30 +97,40 @@ export function createSessionService(deps: {
 
   /**
    * A refresh of a token that passed the token checks: its session must be live and within its absolute
-   * lifetime. The presented token is superseded: it keeps working for the reuse window, then ends.
+   * lifetime, judged against the lifetime as configured now (CONTRACT 8: a lowered lifetime reaches existing
+   * sessions at their next refresh; a raised one never extends them). The presented token is superseded: it
+   * keeps working for the reuse window, then ends.
    */
   async function refreshed(claims: AccessClaims, context: RequestContext): Promise<RefreshOutcome> {
     const session = await models.Session.findByPk(claims.sid);
     if (!session || session.userId !== claims.sub || session.revokedAt) return { ok: false, reason: 'invalid' };
-    if (session.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'expired' };
-    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    const { jwtRefreshGraceSeconds, sessionMaxAgeSeconds } = await settings.getSecuritySettings();
+    // From the row's sign-in time, not the token's auth_time: a step-up moves that, and must not lengthen the session.
+    const endsAt = Math.min(session.expiresAt.getTime(), session.createdAt.getTime() + sessionMaxAgeSeconds.seconds * 1000);
+    if (endsAt <= Date.now()) return { ok: false, reason: 'expired' };
     const supersededAt = nowSeconds() + config.refreshReuseWindowSeconds;
     await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt);
-    await session.update({ lastUsedAt: new Date(), ...(context.ip ? { ip: context.ip.slice(0, TEXT_MAX.ip) } : {}) });
+    await session.update({
+      lastUsedAt: new Date(),
+      ...(endsAt < session.expiresAt.getTime() ? { expiresAt: new Date(endsAt) } : {}),
+      ...(context.ip ? { ip: context.ip.slice(0, TEXT_MAX.ip) } : {}),
+    });
     remember(session.id);
-    return { ok: true, session: { sid: session.id, authTime: claims.auth_time, expiresAt: Math.floor(session.expiresAt.getTime() / 1000) } };
+    return { ok: true, session: { sid: session.id, authTime: claims.auth_time, expiresAt: Math.floor(endsAt / 1000) } };
   }
 
   /**
-   * Ends one session: its row is marked, and its sid revoked for every token of it on every instance. The mark
+   * Ends one session: its sid revoked for every token of it on every instance, and its row marked. The mark
    * lives until no token of the session could still be used or refreshed: none is issued past the session's
    * absolute end, and none gets more refresh grace than the current one (a lowered grace applies at once).
+   * Answers whether this call marked the row: of racing ends, exactly one.
    */
-  async function end(session: Session): Promise<void> {
+  async function end(session: Session): Promise<boolean> {
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     await revocations.revoke(session.id, Math.floor(session.expiresAt.getTime() / 1000) + jwtRefreshGraceSeconds.seconds);
-    await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null } });
-    metrics?.sessions.revoked.inc();
+    const [marked] = await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null } });
+    if (marked > 0) metrics?.sessions.revoked.inc();
+    return marked > 0;
   }
 
   /** Ends the session of that id, if it is still live (logout: every token of the sign-in, not only the one presented). */
@@ -135,8 +145,8 @@ export function createSessionService(deps: {
    */
   async function reuseDetected(claims: AccessClaims, context: RequestContext): Promise<void> {
     const session = await models.Session.findByPk(claims.sid);
-    if (!session || session.revokedAt) return;
-    await end(session);
+    // Racing reuses of one token all get here: only the one that ended the session records and mails.
+    if (!session || session.revokedAt || !(await end(session))) return;
     const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email'] });
     if (!owner) return;
     const details = { sessionId: session.id, method: session.method };

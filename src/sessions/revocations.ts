@@ -175,16 +175,34 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
    * (a superseded token's reuse window) or at once. The store first, so the row knows whether
    * the copy exists; a store failure never fails the logout: the row holds, and this process reloads
    * the store as soon as it answers again (other processes find the row within AUDIT_INTERVAL_MS).
+   *
+   * A deferred revocation keeps the start it was first given (CONTRACT 8: the reuse window never moves):
+   * set-if-absent in the store, insert-if-absent in the database, and when the database already held an
+   * earlier start (the store lost its mark: restarted, failed over) the store is given that start back.
+   * An immediate one overrides a pending start in both.
    */
   async function revoke(id: string, expiresAt: number, effectiveAt: number | null = null): Promise<void> {
+    const key = markKey(id);
+    const ttl = Math.max(1, expiresAt - now());
     let mirrored = true;
     try {
-      await store.set(markKey(id), markValue(effectiveAt), Math.max(1, expiresAt - now()));
+      if (effectiveAt === null) await store.set(key, markValue(null), ttl);
+      else await store.setIfAbsent(key, markValue(effectiveAt), ttl);
     } catch (err) {
       mirrored = false;
       log.warn({ err: (err as Error).message }, 'key-value store unavailable: revocation kept in the database, copied later');
     }
     await models.RevokedToken.bulkCreate([{ jti: id, expiresAt, mirrored, effectiveAt }], { ignoreDuplicates: true });
+    if (effectiveAt === null) {
+      await models.RevokedToken.update({ effectiveAt: null }, { where: { jti: id, effectiveAt: { [Op.ne]: null } } });
+    } else if (mirrored) {
+      const recorded = await models.RevokedToken.findByPk(id, { attributes: ['effectiveAt'] });
+      if (recorded && recorded.effectiveAt !== effectiveAt) {
+        await store.set(key, markValue(recorded.effectiveAt), ttl).catch(() => {
+          mirrored = false;
+        });
+      }
+    }
     // Only now: a load that starts after this point is sure to read the row.
     if (!mirrored) markIncomplete();
   }

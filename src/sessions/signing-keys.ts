@@ -9,6 +9,8 @@ import type { KeyValueStore } from '../store';
 import { transactionWithRetry } from '../db/transaction-retry';
 import { lazyModule } from '../util/lazy-module';
 import { createSealedBox } from '../credentials/sealed-box';
+import { subKey } from '../credentials/sub-keys';
+import { createRawSecretTokens } from './raw-secret-tokens';
 
 // Only the asymmetric algorithms sign and verify through jose: under HS256 (the default) it is never loaded.
 const jose = lazyModule(() => require('jose') as typeof Jose);
@@ -91,8 +93,8 @@ function generate(algorithm: AsymmetricAlgorithm): crypto.KeyPairKeyObjectResult
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
- * Token signing keys (CONTRACT 11). HS256 (the default) signs with JWT_SECRET through jsonwebtoken, as
- * before, under a fixed kid derived from the secret. EdDSA, ES256 and RS256 sign with keys kept in the
+ * Token signing keys (CONTRACT 11). HS256 (the default) signs with JWT_SECRET's token-signing sub-key
+ * (src/credentials/sub-keys.ts) through jsonwebtoken, under a fixed kid derived from that key. EdDSA, ES256 and RS256 sign with keys kept in the
  * database (private halves sealed under a key derived from JWT_SECRET) through jose; every instance holds
  * them in a ring read again when the store's version key changes (a rotation anywhere), so all instances
  * sign with a new key at once. A replaced key keeps verifying, and stays in the JWKS, until the last token
@@ -109,7 +111,9 @@ export function createSigningKeys(deps: {
   const { config, models, store, settings } = deps;
   const log = deps.logger.child({ component: 'signing-keys' });
   const algorithm = config.jwtAlgorithm;
-  const hsKey = crypto.createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
+  const hsKey = subKey(config.jwtSecret, 'tokenSigning');
+  // Before issue 44 HS256 signed with JWT_SECRET itself: such tokens still verify, bounded (see raw-secret-tokens.ts).
+  const rawSecret = createRawSecretTokens({ secret: config.jwtSecret, models });
   // Private halves at rest; the kid is the associated data, so a sealed key moved to another row does not open.
   // Its key is derived once per process, not at every key it seals or opens.
   const sealing = createSealedBox({ secret: config.jwtSecret, salt: 'auth-service', info: 'signing-keys.v1', layout: 'tag-apart' });
@@ -198,7 +202,11 @@ export function createSigningKeys(deps: {
 
   /** Signs the claims with the current key: the kid and algorithm in the header. */
   async function sign(claims: Record<string, unknown>): Promise<string> {
-    if (algorithm === 'HS256') return jwt.sign(claims, hsKey, { algorithm: 'HS256', keyid: hsKid });
+    if (algorithm === 'HS256') {
+      // Recorded before the first derived signature, so no token of the derived key predates the record.
+      await rawSecret.derivedKeysSince();
+      return jwt.sign(claims, hsKey, { algorithm: 'HS256', keyid: hsKid });
+    }
     const key = (await currentRing()).signing as RingKey;
     return new (jose().CompactSign)(Buffer.from(JSON.stringify(claims), 'utf8')).setProtectedHeader({ alg: key.algorithm, kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
   }
@@ -219,7 +227,8 @@ export function createSigningKeys(deps: {
     const header = protectedHeader(token);
     if (!header) return null;
     if (algorithm === 'HS256') {
-      if (header.kid !== undefined && header.kid !== hsKid) return null;
+      if (header.kid === undefined || header.kid === rawSecret.kid) return rawSecret.payload(token);
+      if (header.kid !== hsKid) return null;
       try {
         return jwt.verify(token, hsKey, { algorithms: ['HS256'], ignoreExpiration: true });
       } catch {
@@ -318,7 +327,7 @@ export function createSigningKeys(deps: {
     return { keys: [...current.keys.values()].map((key) => ({ ...key.publicJwk, kid: key.kid, alg: key.algorithm, use: 'sig' })) };
   }
 
-  return { algorithm, fingerprint, sign, verify, issuerClaims, rotate, prepare, list, jwks };
+  return { algorithm, fingerprint, derivedKeysSince: rawSecret.derivedKeysSince, sign, verify, issuerClaims, rotate, prepare, list, jwks };
 }
 
 export type SigningKeys = ReturnType<typeof createSigningKeys>;

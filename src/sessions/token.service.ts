@@ -159,10 +159,12 @@ export function createTokenService(deps: {
 
   /**
    * The user a token of ours names, its signature checked and its expiry not (CSRF binds its token to the
-   * auth cookie's user, and an expired cookie still acts on logout). Null for anything we did not sign.
+   * auth cookie's user, and an expired cookie still acts on logout), and whether it was issued before the
+   * per-purpose sub-keys (its CSRF cookie was then made under the raw secret). Null for anything we did not sign.
    */
-  async function signedSubject(token: string): Promise<string | null> {
-    return (await decode(token, true))?.sub ?? null;
+  async function signedSubject(token: string): Promise<{ userId: string; beforeSubKeys: boolean } | null> {
+    const claims = await decode(token, true);
+    return claims ? { userId: claims.sub, beforeSubKeys: claims.iat < (await signingKeys.derivedKeysSince()) } : null;
   }
 
   /**

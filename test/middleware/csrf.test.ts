@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { ctx } from '../support/context';
-import { PASSWORD, cookieHeader, makeUser, payloadOf, setCookies, signRaw, tokenFor } from '../support/auth';
+import { PASSWORD, cookieHeader, makeUser, payloadOf, setCookies, tokenFor } from '../support/auth';
+import jwt from 'jsonwebtoken';
+import { subKey } from '../../src/credentials/sub-keys';
 
 const REFUSED = { error: 'Invalid CSRF token' };
 
@@ -145,7 +147,9 @@ describe('CSRF protection', () => {
 
   it('when the auth cookie has expired, then it still speaks for its user: a logout without the token is refused, with it accepted', async () => {
     const s = await browserSession();
-    const expired = signRaw({ alg: 'HS256', typ: 'JWT' }, { ...payloadOf(s.token), exp: Math.floor(Date.now() / 1000) - 60 }, ctx().config.jwtSecret);
+    // Signed as the service signs (its token-signing sub-key and kid): only the expiry differs.
+    const header = JSON.parse(Buffer.from(s.token.split('.')[0], 'base64url').toString('utf8')) as jwt.JwtHeader;
+    const expired = jwt.sign({ ...payloadOf(s.token), exp: Math.floor(Date.now() / 1000) - 60 }, subKey(ctx().config.jwtSecret, 'tokenSigning'), { header });
     const cookie = `auth_token=${expired}; csrf_token=${encodeURIComponent(s.csrf)}`;
     const refused = await request(ctx().app).post('/auth/logout').set('Cookie', cookie);
     assert.equal(refused.status, 403);
