@@ -17,7 +17,7 @@ async function main() {
   const { migrate } = load('db/migrate');
   const { defineModels } = load('models');
   const { createStore } = load('store');
-  const { standaloneSigningKeys } = load('services/signing-key-start');
+  const { standaloneSigningKeys } = load('services/security/signing-key-start');
 
   const config = loadConfig();
   const logger = createProcessLogger(process.env.LOG_LEVEL || 'warn', config.logFormat);

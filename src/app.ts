@@ -12,7 +12,7 @@ import { chain } from './http/chain';
 import { noStoreAll } from './sign-in/cookies';
 import { createErrorHandler, notFoundHandler } from './http/error-handler';
 import { requestMetrics } from './metrics/request-metrics';
-import { metricsRoutes } from './metrics/metrics.routes';
+import { metricsRoutes } from './routes/metrics.routes';
 import { healthRoutes } from './routes/health.routes';
 import { docsRoutes } from './routes/docs.routes';
 import { profileRoutes } from './routes/profile.routes';

@@ -11,8 +11,8 @@ import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http/http-server';
-import { createRetention, retentionRules } from './services/retention';
-import { standaloneSigningKeys } from './services/signing-key-start';
+import { createRetention, retentionRules } from './services/operations/retention';
+import { standaloneSigningKeys } from './services/security/signing-key-start';
 
 /**
  * V8 lets the old generation grow to up to four times what the last full collection kept before it

@@ -3,10 +3,10 @@ import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { requestContext } from '../http/request-context';
 import { withNotice } from '../http/notices';
-import type { AccountActor } from '../services/account-lifecycle.service';
-import { ACCOUNT_LIFECYCLE_MESSAGES } from '../services/account-lifecycle.service';
-import { EMAIL_VERIFICATION_MESSAGES } from '../services/email-verification.service';
-import type { EmailChangeBody, PasswordChangeBody } from '../routes/account.schemas';
+import type { AccountActor } from '../services/accounts/account-lifecycle.service';
+import { ACCOUNT_LIFECYCLE_MESSAGES } from '../services/accounts/account-lifecycle.service';
+import { EMAIL_VERIFICATION_MESSAGES } from '../services/accounts/email-verification.service';
+import type { EmailChangeBody, PasswordChangeBody } from '../schemas/account.schemas';
 
 const SIGN_IN_PAGE = '/auth/login';
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
-import type { ActivityFilter } from '../services/activity.service';
+import type { ActivityFilter } from '../services/operations/activity.service';
 
 /** Handler of the CONTRACT 4 activity log; the route schema has parsed paging and filters. */
 export function createActivityController({ activity }: Container) {

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { adminAudit } from '../http/request-context';
-import { API_KEY_SERVICE_MESSAGES, type ApiKeyInput } from '../services/api-key.service';
+import { API_KEY_SERVICE_MESSAGES, type ApiKeyInput } from '../services/security/api-key.service';
 
 export const API_KEY_CONTROLLER_MESSAGES = {
   userNotFound: 'User not found',

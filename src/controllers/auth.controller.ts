@@ -4,11 +4,11 @@ import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { formErrors, renderForm, wantsPage, type FormRedraw, type FormState } from '../http/pages';
 import { noticeOf, withNotice } from '../http/notices';
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../http/input-rules';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../schemas/input-rules';
 import { extractToken } from '../sessions/request-token';
 import { coerceFormValues } from '../profiles/profile-form';
 import { applyDefaults } from '../profiles/profile-defaults';
-import { AUTH_ENDPOINTS, type RegisterBody, type SeedAdminBody } from '../routes/auth.schemas';
+import { AUTH_ENDPOINTS, type RegisterBody, type SeedAdminBody } from '../schemas/auth.schemas';
 import { AppError } from '../http/app-error';
 import { fieldErrors, parseBodyEarly } from '../http/validate';
 

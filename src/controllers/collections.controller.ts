@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
-import type { CollectionInput } from '../services/collection.service';
+import type { CollectionInput } from '../services/content/collection.service';
 
 /** Handlers of the CONTRACT 4 collections API; the route schemas have parsed the input. */
 export function createCollectionsController({ collections }: Container) {

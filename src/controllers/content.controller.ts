@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Container } from '../container';
 import type { ContentActor } from '../access/content-policy';
-import type { ContentInput, ContentListQuery } from '../services/content.service';
+import type { ContentInput, ContentListQuery } from '../services/content/content.service';
 
 /** The signed-in caller as the content policy sees them (the route's guard has set req.user). */
 function actor(req: Request): ContentActor {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Sequelize } from 'sequelize';
 import type { KeyValueStore } from '../store';
-import { checkReadiness } from '../services/health.service';
+import { checkReadiness } from '../services/operations/health.service';
 
 /** Handlers of the liveness and readiness probes. */
 export function createHealthController(deps: { sequelize: Sequelize; store: KeyValueStore }) {

@@ -4,7 +4,7 @@ import { AppError } from '../http/app-error';
 import { safeRedirect } from '../http/safe-redirect';
 import { formErrors, wantsPage, type FormRedraw } from '../http/pages';
 import { withNotice } from '../http/notices';
-import type { MagicLinkRequestBody } from '../routes/magic-link.schemas';
+import type { MagicLinkRequestBody } from '../schemas/magic-link.schemas';
 import { createAuthController } from './auth.controller';
 
 export const MAGIC_LINK_SENT = 'Check your email: if this address can sign in here, a sign-in link is on its way. It is valid for 15 minutes.';

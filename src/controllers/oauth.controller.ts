@@ -8,8 +8,8 @@ import { safeRedirect } from '../http/safe-redirect';
 import { OAUTH_MESSAGES, PROVIDER_LABELS } from '../oauth/oauth-providers';
 import { OAUTH_PROVIDERS, type OAuthProviderName } from '../plugins/oauth-providers.plugin';
 import { LINK_LANDING } from '../sign-in/oauth.strategy';
-import { OAUTH_SERVICE_MESSAGES } from '../services/oauth.service';
-import type { ProviderBody } from '../routes/oauth.schemas';
+import { OAUTH_SERVICE_MESSAGES } from '../services/sign-in-methods/oauth.service';
+import type { ProviderBody } from '../schemas/oauth.schemas';
 
 /** The notice for a refused link or unlink form post: the refusals the page can name, else a general one. */
 function formNotice(err: AppError, body: unknown): NoticeCode {

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
-import { EMAIL_MAX_LENGTH } from '../http/input-rules';
+import { EMAIL_MAX_LENGTH } from '../schemas/input-rules';
 import { safeRedirect } from '../http/safe-redirect';
 import { AppError } from '../http/app-error';
 import { noStore } from '../sign-in/cookies';
-import { OTP_MESSAGES, rateHeaders } from '../services/otp.service';
-import type { OtpRequestBody } from '../routes/otp.schemas';
+import { OTP_MESSAGES, rateHeaders } from '../services/sign-in-methods/otp.service';
+import type { OtpRequestBody } from '../schemas/otp.schemas';
 
 const PAGE = { view: 'auth/otp', title: 'Sign in with a code' } as const;
 

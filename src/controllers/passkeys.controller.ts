@@ -3,8 +3,8 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { requestContext } from '../http/request-context';
-import { PASSKEY_MESSAGES } from '../services/passkey.service';
-import type { PasskeyLoginOptionsBody, PasskeyRegisterBody } from '../routes/passkeys.schemas';
+import { PASSKEY_MESSAGES } from '../services/sign-in-methods/passkey.service';
+import type { PasskeyLoginOptionsBody, PasskeyRegisterBody } from '../schemas/passkeys.schemas';
 
 /** Handlers of CONTRACT 10's passkey endpoints; the route schemas have parsed every body and id. */
 export function createPasskeysController({ passkeys, secondFactor }: Container) {

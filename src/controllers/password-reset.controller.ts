@@ -4,8 +4,8 @@ import { requestContext } from '../http/request-context';
 import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
 import { noticeOf, withNotice } from '../http/notices';
 import { noStore } from '../sign-in/cookies';
-import { RESET_MESSAGES } from '../services/password-reset.service';
-import type { ResetBody, ResetRequestBody } from '../routes/password-reset.schemas';
+import { RESET_MESSAGES } from '../services/sign-in-methods/password-reset.service';
+import type { ResetBody, ResetRequestBody } from '../schemas/password-reset.schemas';
 
 const FORGOT = { view: 'auth/forgot-password', title: 'Forgot your password?' } as const;
 const RESET = { view: 'auth/reset-password', title: 'Choose a new password' } as const;

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { adminAudit } from '../http/request-context';
-import type { ProfileUpdate } from '../routes/profile.schemas';
+import type { ProfileUpdate } from '../schemas/profile.schemas';
 
 /** Handlers of the SPEC 4.5 profile API; who may read or change a profile is the route's guard. */
 export function createProfileController({ profiles }: Container) {

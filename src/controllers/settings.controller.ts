@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { adminAudit } from '../http/request-context';
-import type { SecuritySettingsUpdate } from '../services/settings.service';
+import type { SecuritySettingsUpdate } from '../services/operations/settings.service';
 
 /** Handlers of the CONTRACT 4 security settings; the service stores the change and records its diff. */
 export function createSettingsController({ settings }: Container) {

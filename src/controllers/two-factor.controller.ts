@@ -6,10 +6,10 @@ import { withNotice } from '../http/notices';
 import { safeRedirect } from '../http/safe-redirect';
 import { STEP_UP_PAGE } from '../middleware/step-up';
 import { SECOND_FACTOR_MESSAGES } from '../sign-in/second-factor';
-import type { StepUpBody } from '../routes/two-factor.schemas';
+import type { StepUpBody } from '../schemas/two-factor.schemas';
 import { AppError } from '../http/app-error';
-import { STEP_UP_PROOF_MESSAGES } from '../services/step-up.service';
-import type { Enrolling } from '../services/two-factor.service';
+import { STEP_UP_PROOF_MESSAGES } from '../services/security/step-up.service';
+import type { Enrolling } from '../services/security/two-factor.service';
 
 const TITLES = { challenge: 'Two-factor authentication', stepUp: 'Confirm it is you' } as const;
 /** Where the step-up prompt goes back to when it was opened without a (safe) `redirect`. */

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { adminAudit } from '../http/request-context';
-import type { AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/user-admin.service';
-import { TOTAL_EXACT_HEADER } from '../services/user-list';
+import type { AdminUserChanges, AdminUserCreate, UserListQuery } from '../services/accounts/user-admin.service';
+import { TOTAL_EXACT_HEADER } from '../services/accounts/user-list';
 
 /** Handlers of the CONTRACT 4 users API; the route schemas have parsed the input. */
 export function createUsersController({ userAdmin }: Container) {

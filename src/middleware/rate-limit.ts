@@ -12,8 +12,8 @@ import {
 } from 'express-rate-limit';
 import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
-import { normalizeEmail } from '../http/input-rules';
-import { MAILS_PER_EMAIL, type EmailQuota } from '../services/email-quota';
+import { normalizeEmail } from '../schemas/input-rules';
+import { MAILS_PER_EMAIL, type EmailQuota } from '../services/operations/email-quota';
 import type { Metrics } from '../metrics/metrics';
 
 /** The limited endpoints (SPEC 8 and CONTRACT 4). */

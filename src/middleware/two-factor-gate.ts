@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { TwoFactorService } from '../services/two-factor.service';
+import type { TwoFactorService } from '../services/security/two-factor.service';
 
 /** The admin page where a user held to enrolment sets up their second factor. */
 export const ENROLMENT_PAGE = '/admin/profile/two-factor';

@@ -8,7 +8,7 @@ import type { PluginRegistry } from '../plugins/plugin-registry';
 import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviderSettings } from '../plugins/oauth-providers.plugin';
 import { AppError } from '../http/app-error';
 import { OAuthStateStore, type FlowIntent } from './oauth-state';
-import { emailAddress } from '../http/input-rules';
+import { emailAddress } from '../schemas/input-rules';
 import http from 'node:http';
 import https from 'node:https';
 import { publicOnlyConnection } from '../http/outbound-url';

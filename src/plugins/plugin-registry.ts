@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Models } from '../models';
-import type { ActivityService } from '../services/activity.service';
+import type { ActivityService } from '../services/operations/activity.service';
 import type { AdminAudit } from '../http/request-context';
 import { AppError } from '../http/app-error';
 import { fieldErrors } from '../http/validate';

@@ -3,7 +3,7 @@ import { createApiRouter, validated } from '../http/api-router';
 import { noStoreAll } from '../sign-in/cookies';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { createAccountController } from '../controllers/account.controller';
-import { ACCOUNT_ENDPOINTS as doc } from './account.schemas';
+import { ACCOUNT_ENDPOINTS as doc } from '../schemas/account.schemas';
 
 /** Where a page sent to sign in again comes back to. */
 const PROFILE_PAGE = '/admin/profile';

@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createActivityController } from '../controllers/activity.controller';
-import { ACTIVITY_ENDPOINTS as doc } from './activity.schemas';
+import { ACTIVITY_ENDPOINTS as doc } from '../schemas/activity.schemas';
 
 /** CONTRACT 4 activity log, behind `view:activity-logs`. Mounted at /api. */
 export function activityRoutes(container: Container) {

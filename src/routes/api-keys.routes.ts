@@ -2,7 +2,7 @@ import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createApiKeysController } from '../controllers/api-keys.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
-import { API_KEY_ENDPOINTS as doc } from './api-keys.schemas';
+import { API_KEY_ENDPOINTS as doc } from '../schemas/api-keys.schemas';
 
 /** Where a page asking to make a key comes back to after signing in again. */
 const PROFILE_PAGE = '/admin/profile';

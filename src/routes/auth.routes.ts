@@ -3,7 +3,7 @@ import { createApiRouter, validated } from '../http/api-router';
 import { createAuthController } from '../controllers/auth.controller';
 import { noStoreAll } from '../sign-in/cookies';
 import { STRATEGY } from '../sign-in/passport';
-import { AUTH_ENDPOINTS as doc } from './auth.schemas';
+import { AUTH_ENDPOINTS as doc } from '../schemas/auth.schemas';
 
 /**
  * SPEC 4.1, 4.4, 4.6 and CONTRACT 4: password sign-in and JWT sessions. Mounted at /auth. A sign-in

@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createCollectionsController } from '../controllers/collections.controller';
-import { COLLECTIONS_ENDPOINTS as doc } from './collections.schemas';
+import { COLLECTIONS_ENDPOINTS as doc } from '../schemas/collections.schemas';
 
 /** CONTRACT 4 collections: any signed-in user reads them; only `manage:collections` changes them. Mounted at /api. */
 export function collectionsRoutes(container: Container) {

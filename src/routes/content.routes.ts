@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createContentController } from '../controllers/content.controller';
-import { CONTENT_ENDPOINTS as doc } from './content.schemas';
+import { CONTENT_ENDPOINTS as doc } from '../schemas/content.schemas';
 
 /**
  * CONTRACT 4 content. Mounted at /api. The guards here are the coarse, per-route half of the matrix;

@@ -3,7 +3,7 @@ import { createApiRouter, validated } from '../http/api-router';
 import { noStoreAll } from '../sign-in/cookies';
 import { STRATEGY } from '../sign-in/passport';
 import { createMagicLinkController } from '../controllers/magic-link.controller';
-import { MAGIC_LINK_ENDPOINTS as doc } from './magic-link.schemas';
+import { MAGIC_LINK_ENDPOINTS as doc } from '../schemas/magic-link.schemas';
 
 
 /**

@@ -5,7 +5,7 @@ import { noStoreAll } from '../sign-in/cookies';
 import { STRATEGY } from '../sign-in/passport';
 import { LINK_LANDING } from '../sign-in/oauth.strategy';
 import { requireRecentSignIn } from '../middleware/step-up';
-import { OAUTH_ENDPOINTS as doc } from './oauth.schemas';
+import { OAUTH_ENDPOINTS as doc } from '../schemas/oauth.schemas';
 
 
 /**

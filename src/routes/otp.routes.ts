@@ -2,7 +2,7 @@ import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { STRATEGY } from '../sign-in/passport';
 import { createOtpController } from '../controllers/otp.controller';
-import { OTP_ENDPOINTS as doc } from './otp.schemas';
+import { OTP_ENDPOINTS as doc } from '../schemas/otp.schemas';
 
 /** CONTRACT 4 OTP sign-in and CONTRACT 6 its page, behind the `otp-login` plugin. Mounted at /auth/otp. */
 export function otpRoutes(container: Container) {

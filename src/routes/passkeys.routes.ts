@@ -5,7 +5,7 @@ import { createApiRouter, validated } from '../http/api-router';
 import { createPasskeysController } from '../controllers/passkeys.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { STRATEGY } from '../sign-in/passport';
-import { PASSKEYS_ENDPOINTS as doc } from './passkeys.schemas';
+import { PASSKEYS_ENDPOINTS as doc } from '../schemas/passkeys.schemas';
 
 /** Where a page that started a passkey change comes back to after signing in again. */
 const PROFILE_PAGE = '/admin/profile';

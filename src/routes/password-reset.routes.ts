@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createPasswordResetController } from '../controllers/password-reset.controller';
-import { PASSWORD_RESET_ENDPOINTS as doc } from './password-reset.schemas';
+import { PASSWORD_RESET_ENDPOINTS as doc } from '../schemas/password-reset.schemas';
 
 /** CONTRACT 4 password reset: request a link, show the form, set the new password. Mounted at /auth. */
 export function passwordResetRoutes(container: Container) {

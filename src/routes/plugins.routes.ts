@@ -2,7 +2,7 @@ import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createPluginsController } from '../controllers/plugins.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
-import { PLUGINS_ENDPOINTS as doc } from './plugins.schemas';
+import { PLUGINS_ENDPOINTS as doc } from '../schemas/plugins.schemas';
 
 /**
  * CONTRACT 4 plugins registry, behind `manage:plugins`. Mounted at /api. A change is a step-up action

@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createProfileController } from '../controllers/profile.controller';
-import { PROFILE_ENDPOINTS as doc } from './profile.schemas';
+import { PROFILE_ENDPOINTS as doc } from '../schemas/profile.schemas';
 
 /** SPEC 4.5 profile API. Mounted at /api/user-profiles. */
 export function profileRoutes(container: Container) {

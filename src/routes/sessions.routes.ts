@@ -2,7 +2,7 @@ import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createSessionsController } from '../controllers/sessions.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
-import { SESSIONS_ENDPOINTS as doc } from './sessions.schemas';
+import { SESSIONS_ENDPOINTS as doc } from '../schemas/sessions.schemas';
 
 /** Where a page asking to end a session comes back to after signing in again. */
 const PROFILE_PAGE = '/admin/profile';

@@ -2,7 +2,7 @@ import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createSettingsController } from '../controllers/settings.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
-import { SETTINGS_ENDPOINTS as doc } from './settings.schemas';
+import { SETTINGS_ENDPOINTS as doc } from '../schemas/settings.schemas';
 
 /** Where a page asking for a step-up comes back to. */
 export const SETTINGS_PAGE = '/admin/settings/security';

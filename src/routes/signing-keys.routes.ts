@@ -3,7 +3,7 @@ import { createApiRouter } from '../http/api-router';
 import { createSigningKeysController } from '../controllers/signing-keys.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { SETTINGS_PAGE } from './settings.routes';
-import { SIGNING_KEY_ENDPOINTS as doc } from './signing-keys.schemas';
+import { SIGNING_KEY_ENDPOINTS as doc } from '../schemas/signing-keys.schemas';
 
 /** CONTRACT 11: listing and rotating the signing keys, behind `manage:settings`; rotating is a step-up action (CONTRACT 9). Mounted at /api. */
 export function signingKeysRoutes(container: Container) {

@@ -5,7 +5,7 @@ import { STRATEGY } from '../sign-in/passport';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { ENROLMENT_PAGE } from '../middleware/two-factor-gate';
 import { createTwoFactorController } from '../controllers/two-factor.controller';
-import { TWO_FACTOR_ENDPOINTS as doc } from './two-factor.schemas';
+import { TWO_FACTOR_ENDPOINTS as doc } from '../schemas/two-factor.schemas';
 
 /**
  * CONTRACT 9, mounted at /auth: TOTP enrolment, the second step of sign-in (a sign-in line:

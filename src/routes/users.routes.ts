@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter } from '../http/api-router';
 import { createUsersController } from '../controllers/users.controller';
-import { USERS_ENDPOINTS as doc } from './users.schemas';
+import { USERS_ENDPOINTS as doc } from '../schemas/users.schemas';
 
 /** CONTRACT 4 users API, behind `manage:users`. Mounted at /api. */
 export function usersRoutes(container: Container) {

@@ -3,7 +3,7 @@ import type { AuthPassport } from './passport';
 import type { AuthUser } from '../sessions/auth-user';
 import { requestContext } from '../http/request-context';
 import { continueTo } from '../http/pages';
-import type { ActivityService } from '../services/activity.service';
+import type { ActivityService } from '../services/operations/activity.service';
 import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-result';
 import type { Metrics } from '../metrics/metrics';
 

@@ -1,8 +1,8 @@
 import { Strategy as LocalStrategy, type IVerifyOptions } from 'passport-local';
 import type { PasswordLogin } from './password-login';
 import { type SignInFailure, type SignInInfo, throttledSignIn } from './sign-in-result';
-import { AUTH_MESSAGES } from '../services/auth.service';
-import { EMAIL_VERIFICATION_MESSAGES } from '../services/email-verification.service';
+import { AUTH_MESSAGES } from '../services/sign-in-methods/auth.service';
+import { EMAIL_VERIFICATION_MESSAGES } from '../services/accounts/email-verification.service';
 
 /**
  * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
-import type { MagicLinkService } from '../services/magic-link.service';
-import { MAGIC_LINK_MESSAGES } from '../services/magic-link.service';
+import type { MagicLinkService } from '../services/sign-in-methods/magic-link.service';
+import { MAGIC_LINK_MESSAGES } from '../services/sign-in-methods/magic-link.service';
 import type { SignInFailure, SignInInfo } from './sign-in-result';
 
 /** The validated query of GET /auth/magic-link/verify. */

@@ -9,7 +9,7 @@ import { toAuthUser } from '../sessions/auth-user';
 import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from '../oauth/oauth-providers';
 import type { OAuthStateStore, StateFailureReason } from '../oauth/oauth-state';
 import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
-import { OAUTH_OUTCOME_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/oauth.service';
+import { OAUTH_OUTCOME_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/sign-in-methods/oauth.service';
 import type { SignInFailure } from './sign-in-result';
 
 /** Where a linking flow ends (CONTRACT 4), and where a failed sign-in callback sends the browser. */

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
-import type { OtpFailureReason, OtpService } from '../services/otp.service';
-import { OTP_MESSAGES } from '../services/otp.service';
+import type { OtpFailureReason, OtpService } from '../services/sign-in-methods/otp.service';
+import { OTP_MESSAGES } from '../services/sign-in-methods/otp.service';
 import type { OtpLoginSettings } from '../plugins/otp-login.plugin';
 import { type SignInFailure, type SignInInfo, throttledSignIn } from './sign-in-result';
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { PASSKEY_MESSAGES, type PasskeyService } from '../services/passkey.service';
+import { PASSKEY_MESSAGES, type PasskeyService } from '../services/sign-in-methods/passkey.service';
 import type { SignInInfo } from './sign-in-result';
 
 /**

@@ -2,14 +2,14 @@ import { Passport } from 'passport';
 import { createLocalStrategy } from './local.strategy';
 import type { PasswordLogin } from './password-login';
 import { OtpStrategy, type OtpPluginOf } from './otp.strategy';
-import type { OtpService } from '../services/otp.service';
+import type { OtpService } from '../services/sign-in-methods/otp.service';
 import { MagicLinkStrategy } from './magic-link.strategy';
-import type { MagicLinkService } from '../services/magic-link.service';
+import type { MagicLinkService } from '../services/sign-in-methods/magic-link.service';
 import { OAuthCallbackStrategy } from './oauth.strategy';
 import type { OAuthProviders } from '../oauth/oauth-providers';
-import type { OAuthService } from '../services/oauth.service';
+import type { OAuthService } from '../services/sign-in-methods/oauth.service';
 import { PasskeyStrategy } from './passkey.strategy';
-import type { PasskeyService } from '../services/passkey.service';
+import type { PasskeyService } from '../services/sign-in-methods/passkey.service';
 import { SecondFactorStrategy } from './second-factor.strategy';
 import type { SecondFactor } from './second-factor';
 

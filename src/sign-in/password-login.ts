@@ -3,9 +3,9 @@ import type { Models } from '../models';
 import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecord, AuthUserRecords } from '../sessions/auth-user-records';
 import type { PasswordService } from '../credentials/password.service';
-import { normalizeEmail } from '../services/user.service';
+import { normalizeEmail } from '../services/accounts/user.service';
 import type { PasswordCheckFailure, PasswordChecker } from '../credentials/password-check';
-import type { EmailVerificationService } from '../services/email-verification.service';
+import type { EmailVerificationService } from '../services/accounts/email-verification.service';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }

@@ -6,7 +6,7 @@ import type { AccountThrottle } from '../credentials/account-throttle';
 import { createAttemptReservation, reserveAll } from '../credentials/attempt-reservation';
 import type { AuthUser } from '../sessions/auth-user';
 import type { AuthUserRecords } from '../sessions/auth-user-records';
-import type { ActivityAction } from '../services/activity.service';
+import type { ActivityAction } from '../services/operations/activity.service';
 
 /** Where a page goes to answer the challenge, and the HttpOnly cookie that carries it there. */
 export const SECOND_STEP_PAGE = '/auth/2fa';

@@ -1,4 +1,4 @@
-import type { ActivityAction, ActivityEntry } from '../services/activity.service';
+import type { ActivityAction, ActivityEntry } from '../services/operations/activity.service';
 import { AppError } from '../http/app-error';
 
 /** What a strategy hands to `this.success` besides the user: how it signed in, for the session step. */

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { makeUser, PASSWORD } from '../support/auth';
 import { createAccountThrottle, ACCOUNT_THROTTLE } from '../../src/credentials/account-throttle';
-import { hashResetToken } from '../../src/services/password-reset.service';
+import { hashResetToken } from '../../src/services/sign-in-methods/password-reset.service';
 
 const TOO_MANY = { error: 'Too many requests. Please try again later.' };
 

@@ -6,7 +6,7 @@ import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SinkMessage, type SmtpSink } from '../support/smtp-sink';
 import { createUserWithToken, tokenFor } from '../support/users';
 import { makeUser, nextClientIp, PASSWORD } from '../support/auth';
-import { hashResetToken } from '../../src/services/password-reset.service';
+import { hashResetToken } from '../../src/services/sign-in-methods/password-reset.service';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const CHANGED = '/auth/login?notice=email_changed';

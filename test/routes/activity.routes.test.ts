@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import request from 'supertest';
 import { ctx } from '../support/context';
 import { createTestUser, createUserWithToken } from '../support/users';
-import { createActivityService } from '../../src/services/activity.service';
+import { createActivityService } from '../../src/services/operations/activity.service';
 
 const LOG_FIELDS = ['action', 'createdAt', 'details', 'email', 'id', 'ip', 'userAgent', 'userId'];
 

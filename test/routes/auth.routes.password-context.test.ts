@@ -6,7 +6,7 @@ import { ctx, uniqueEmail } from '../support/context';
 import { PASSWORD, makeUser, proxiedApp, nextClientIp } from '../support/auth';
 import { createUserWithToken } from '../support/users';
 import { PASSWORD_QUALITY_MESSAGES } from '../../src/credentials/password-quality';
-import { hashResetToken } from '../../src/services/password-reset.service';
+import { hashResetToken } from '../../src/services/sign-in-methods/password-reset.service';
 
 /** A unique local part long enough to be a password on its own (8+ characters, not a dictionary word). */
 const uniqueLocal = (label: string) => `${label}${crypto.randomBytes(4).toString('hex')}`;

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { makeUser, nextClientIp } from '../support/auth';
-import { MAILS_PER_EMAIL as PASSWORD_RESET_EMAIL_LIMIT } from '../../src/services/email-quota';
+import { MAILS_PER_EMAIL as PASSWORD_RESET_EMAIL_LIMIT } from '../../src/services/operations/email-quota';
 
 const REQUESTED = { message: 'If an account with this email exists, a password reset link has been sent.' };
 

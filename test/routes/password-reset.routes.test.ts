@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { ctx, buildApp, uniqueEmail } from '../support/context';
 import { startSmtpSink, type SmtpSink, type SinkMessage } from '../support/smtp-sink';
 import { createPasswordService } from '../../src/credentials/password.service';
-import { hashResetToken } from '../../src/services/password-reset.service';
+import { hashResetToken } from '../../src/services/sign-in-methods/password-reset.service';
 
 const REQUESTED = { message: 'If an account with this email exists, a password reset link has been sent.' };
 const INVALID = { error: 'Invalid or expired reset token' };

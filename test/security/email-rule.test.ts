@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { email, emailAddress, normalizeEmail, EMAIL_MAX_LENGTH } from '../../src/http/input-rules';
-import { normalizeEmail as serviceNormalizeEmail } from '../../src/services/user.service';
+import { email, emailAddress, normalizeEmail, EMAIL_MAX_LENGTH } from '../../src/schemas/input-rules';
+import { normalizeEmail as serviceNormalizeEmail } from '../../src/services/accounts/user.service';
 import { lookalikes, foreignSpellings } from '../support/lookalikes';
 
 // Issue 26, finding 1: the one normaliser and the one email rule, which the zod `email` schema and every
 // caller without a schema (provider profiles, createUser) share.
 
-describe('the email rule (src/http/input-rules.ts)', () => {
+describe('the email rule (src/schemas/input-rules.ts)', () => {
   it('when an address is valid, then the schema and emailAddress give the same normal form: ASCII whitespace trimmed, ASCII letters lower-cased', () => {
     for (const [input, normal] of [
       ['  Admin@Example.COM\t', 'admin@example.com'],

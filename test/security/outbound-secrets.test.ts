@@ -12,9 +12,9 @@ import { startEmailApi, type EmailApiStandIn } from '../support/email-api';
 import { createUserWithToken } from '../support/users';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { createMailer } from '../../src/services/mailer';
+import { createMailer } from '../../src/services/operations/mailer';
 import { createPluginRegistry } from '../../src/plugins/plugin-registry';
-import { createActivityService } from '../../src/services/activity.service';
+import { createActivityService } from '../../src/services/operations/activity.service';
 
 // Issue 26, finding 4: a stored secret never follows a re-pointed destination, and admin-entered
 // outbound URLs never reach the service's own network (unless ALLOW_PRIVATE_OUTBOUND=true).

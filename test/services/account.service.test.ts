@@ -3,13 +3,13 @@ import crypto from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { ctx } from '../support/context';
 import { PASSWORD, makeUser } from '../support/auth';
-import { createAccountService } from '../../src/services/account.service';
+import { createAccountService } from '../../src/services/accounts/account.service';
 import { createPasswordService } from '../../src/credentials/password.service';
-import { createActivityService } from '../../src/services/activity.service';
+import { createActivityService } from '../../src/services/operations/activity.service';
 import { createAccountThrottle } from '../../src/credentials/account-throttle';
 import { createPasswordCheck } from '../../src/credentials/password-check';
-import { createCredentialSet } from '../../src/services/credential-set/credential-set';
-import { createCredentialKinds } from '../../src/services/credential-set/credential-kinds';
+import { createCredentialSet } from '../../src/services/security/credential-set/credential-set';
+import { createCredentialKinds } from '../../src/services/security/credential-set/credential-kinds';
 import { PASSWORD_QUALITY_MESSAGES } from '../../src/credentials/password-quality';
 
 function service() {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createBackgroundWork } from '../../src/services/background-work';
+import { createBackgroundWork } from '../../src/services/operations/background-work';
 
 describe('background work', () => {
   it('when work is started, then it begins only after the current turn (the answer is written first), and idle waits for it', async () => {

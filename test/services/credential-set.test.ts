@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ctx } from '../support/context';
-import { CREDENTIAL_KIND_NAMES, NOT_CREDENTIALS, createCredentialKinds } from '../../src/services/credential-set/credential-kinds';
-import { CREDENTIAL_EVENTS } from '../../src/services/credential-set/credential-set';
+import { CREDENTIAL_KIND_NAMES, NOT_CREDENTIALS, createCredentialKinds } from '../../src/services/security/credential-set/credential-kinds';
+import { CREDENTIAL_EVENTS } from '../../src/services/security/credential-set/credential-set';
 
 /** CONTRACT 18: every credential kind is in the registry, and the table of events names only registered kinds. */
 describe('credential registry (CONTRACT 18)', () => {

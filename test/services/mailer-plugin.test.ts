@@ -8,9 +8,9 @@ import { startEmailApi, type EmailApiCall, type EmailApiStandIn } from '../suppo
 import { createTestUser } from '../support/users';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
-import { createMailer } from '../../src/services/mailer';
+import { createMailer } from '../../src/services/operations/mailer';
 import { createPluginRegistry } from '../../src/plugins/plugin-registry';
-import { createActivityService } from '../../src/services/activity.service';
+import { createActivityService } from '../../src/services/operations/activity.service';
 
 function registry() {
   const { models, sequelize } = ctx();

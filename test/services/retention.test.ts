@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import pino from 'pino';
 import { ctx, sqlSentDuring, uniqueEmail } from '../support/context';
 import { makeUser } from '../support/auth';
-import { createRetention, retentionRules, type RetentionOptions } from '../../src/services/retention';
+import { createRetention, retentionRules, type RetentionOptions } from '../../src/services/operations/retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);

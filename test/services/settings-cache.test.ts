@@ -4,8 +4,8 @@ import { ctx, sqlSentDuring } from '../support/context';
 import { createTestUser } from '../support/users';
 import { createSequelize } from '../../src/db/sequelize';
 import { defineModels } from '../../src/models';
-import { createActivityService } from '../../src/services/activity.service';
-import { createSettingsService, type SettingsService } from '../../src/services/settings.service';
+import { createActivityService } from '../../src/services/operations/activity.service';
+import { createSettingsService, type SettingsService } from '../../src/services/operations/settings.service';
 import type { Models } from '../../src/models';
 
 function settingsOver(models: Models): SettingsService {

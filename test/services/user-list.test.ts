@@ -4,7 +4,7 @@ import request from 'supertest';
 import { Op } from 'sequelize';
 import { ctx } from '../support/context';
 import { createUserWithToken } from '../support/users';
-import { SEARCH_TOTAL_LIMIT, TOTAL_EXACT_HEADER, TOTAL_LIMIT } from '../../src/services/user-list';
+import { SEARCH_TOTAL_LIMIT, TOTAL_EXACT_HEADER, TOTAL_LIMIT } from '../../src/services/accounts/user-list';
 
 /**
  * Totals past the counting limits (issue 34: a million users). Enough real rows are inserted to pass each

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Request } from 'express';
 import { MagicLinkStrategy } from '../../src/sign-in/magic-link.strategy';
-import type { MagicLinkResult } from '../../src/services/magic-link.service';
+import type { MagicLinkResult } from '../../src/services/sign-in-methods/magic-link.service';
 import type { AuthUser } from '../../src/sessions/auth-user';
 
 type Outcome = { kind: 'success'; user: unknown; info: unknown } | { kind: 'fail'; challenge: unknown; status?: number } | { kind: 'error'; err: unknown };

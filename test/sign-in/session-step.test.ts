@@ -6,7 +6,7 @@ import { createSessionStep } from '../../src/sign-in/session-step';
 import { errorHandler } from '../../src/http/error-handler';
 import type { AuthUser } from '../../src/sessions/auth-user';
 import type { SignInFailure, SignInInfo } from '../../src/sign-in/sign-in-result';
-import type { ActivityService } from '../../src/services/activity.service';
+import type { ActivityService } from '../../src/services/operations/activity.service';
 import type { AuthCookies } from '../../src/sign-in/cookies';
 import type { TokenService } from '../../src/sessions/token.service';
 

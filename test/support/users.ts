@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ctx, uniqueEmail, type TestContext } from './context';
-import { createSettingsService } from '../../src/services/settings.service';
-import { createActivityService } from '../../src/services/activity.service';
+import { createSettingsService } from '../../src/services/operations/settings.service';
+import { createActivityService } from '../../src/services/operations/activity.service';
 import { createTokenService, type SignInSession, type TokenService } from '../../src/sessions/token.service';
 import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
 import { createRevocations } from '../../src/sessions/revocations';

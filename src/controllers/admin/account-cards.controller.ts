@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error';
 import { formPost, keptValues, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
-import { emailChangeBody } from '../../routes/account.schemas';
+import { emailChangeBody } from '../../schemas/account.schemas';
 import { actorOf } from '../account.controller';
 import { createProfilePageController } from './profile.controller';
 import { formFields, lastValue } from './form-input';

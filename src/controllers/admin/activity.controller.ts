@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../../container';
-import { ACTIVITY_ENDPOINTS } from '../../routes/activity.schemas';
-import { ACTIVITY_ACTIONS, type ActivityFilter } from '../../services/activity.service';
+import { ACTIVITY_ENDPOINTS } from '../../schemas/activity.schemas';
+import { ACTIVITY_ACTIONS, type ActivityFilter } from '../../services/operations/activity.service';
 import { pageOf } from './form-input';
 
 /** `/admin/activity` (`view:activity-logs`): the activity service's list, with the API's own query rules. */

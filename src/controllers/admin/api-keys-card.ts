@@ -5,8 +5,8 @@ import { adminAudit } from '../../http/request-context';
 import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { fieldErrors } from '../../http/validate';
-import { API_KEY_MAX_DAYS, rolePermissions, type ApiKeyView } from '../../services/api-key.service';
-import { apiKeyCreate } from '../../routes/api-keys.schemas';
+import { API_KEY_MAX_DAYS, rolePermissions, type ApiKeyView } from '../../services/security/api-key.service';
+import { apiKeyCreate } from '../../schemas/api-keys.schemas';
 import type { Permission } from '../../access/permissions';
 import { formFields } from './form-input';
 

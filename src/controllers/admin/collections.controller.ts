@@ -4,8 +4,8 @@ import { AppError } from '../../http/app-error';
 import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
-import { COLLECTIONS_ENDPOINTS } from '../../routes/collections.schemas';
-import { COLLECTION_MESSAGES, type CollectionInput } from '../../services/collection.service';
+import { COLLECTIONS_ENDPOINTS } from '../../schemas/collections.schemas';
+import { COLLECTION_MESSAGES, type CollectionInput } from '../../services/content/collection.service';
 import type { PageField } from './profile-page-fields';
 import { deletePost, formFields, lastValue } from './form-input';
 

@@ -4,10 +4,10 @@ import { AppError } from '../../http/app-error';
 import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
-import { CONTENT_ENDPOINTS } from '../../routes/content.schemas';
+import { CONTENT_ENDPOINTS } from '../../schemas/content.schemas';
 import { contentPolicy, type ContentActor } from '../../access/content-policy';
 import { CONTENT_STATUSES, type ContentStatus } from '../../models';
-import type { ContentInput, ContentListQuery, ContentView } from '../../services/content.service';
+import type { ContentInput, ContentListQuery, ContentView } from '../../services/content/content.service';
 import type { PageField } from './profile-page-fields';
 import { deletePost, formFields, lastValue, pageOf } from './form-input';
 

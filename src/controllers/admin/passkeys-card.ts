@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
 import { withNotice } from '../../http/notices';
-import type { PasskeyView } from '../../services/passkey.service';
+import type { PasskeyView } from '../../services/sign-in-methods/passkey.service';
 
 /** What views/admin/partials/passkeys.ejs draws: nothing at all while passkeys are unavailable (an IP-address BASE_URL). */
 export interface PasskeysCard {

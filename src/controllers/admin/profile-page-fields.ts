@@ -1,7 +1,7 @@
-import type { ProfileService, ProfileView, BuiltInProfile, CustomDataChange } from '../../profiles/profile.service';
+import type { ProfileService, ProfileView, BuiltInProfile, CustomDataChange } from '../../services/accounts/profile.service';
 import { isPlainObject, type NormalizedProfileField } from '../../profiles/profile-types';
 import { coerceFormValues } from '../../profiles/profile-form';
-import { PROFILE_ENDPOINTS } from '../../routes/profile.schemas';
+import { PROFILE_ENDPOINTS } from '../../schemas/profile.schemas';
 import { fieldErrors } from '../../http/validate';
 
 /** A control of views/partials/form-field.ejs. */

@@ -5,9 +5,9 @@ import { coerceBoolean, coerceNumber } from '../../http/form-values';
 import { keptValues, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
-import { securitySettingsUpdate } from '../../routes/settings.schemas';
+import { securitySettingsUpdate } from '../../schemas/settings.schemas';
 import { ROLES } from '../../models';
-import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/settings.service';
+import { SECURITY_ENV_VARIABLES, type SecuritySettings, type SecuritySettingsUpdate } from '../../services/operations/settings.service';
 import { createSigningKeysCard } from './signing-keys-card';
 
 const PAGE = { view: 'admin/settings/security', title: 'Security settings', path: '/admin/settings/security' } as const;

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Container } from '../../container';
 import { escapeHtml } from '../../mail/html';
 import { withNotice } from '../../http/notices';
-import { MAIL_NOT_CONFIGURED } from '../../services/mailer';
+import { MAIL_NOT_CONFIGURED } from '../../services/operations/mailer';
 
 const PAGE_PATH = '/admin/plugins/email';
 const SUBJECT = 'Test email from the auth service';

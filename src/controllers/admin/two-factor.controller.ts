@@ -6,7 +6,7 @@ import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate';
-import { confirmBody } from '../../routes/two-factor.schemas';
+import { confirmBody } from '../../schemas/two-factor.schemas';
 import { enrolling } from '../two-factor.controller';
 
 const TITLE = 'Two-factor authentication';

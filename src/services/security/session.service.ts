@@ -1,0 +1,225 @@
+import crypto from 'node:crypto';
+import { Op, QueryTypes, type Sequelize } from 'sequelize';
+import { describeAgent } from '../../util/user-agent';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/config';
+import type { Models, Session } from '../../models';
+import type { AdminAudit, RequestContext } from '../../http/request-context';
+import type { AccessClaims } from '../../sessions/auth-user';
+import type { Revocations } from '../../sessions/revocations';
+import type { SignInSession } from '../../sessions/token.service';
+import type { SettingsService } from '../operations/settings.service';
+import type { ActivityService } from '../operations/activity.service';
+import type { SecurityNotices } from './security-notices';
+import type { Metrics } from '../../metrics/metrics';
+import { sqlDate } from '../../db/sql-date';
+import { BoundedMap } from '../../util/bounded-map';
+
+/** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
+export interface SessionView {
+  id: string;
+  method: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+  browser: string | null;
+  os: string | null;
+  current: boolean;
+}
+
+/** What a refresh may do with the session of the presented token. */
+export type RefreshOutcome = { ok: true; session: SignInSession } | { ok: false; reason: 'invalid' | 'expired' };
+
+/*
+ * Written by hand, like the sign-in's user read and activity row: every sign-in writes one, and `Session.create`
+ * (instance, validation, hooks, generated INSERT) costs main-thread CPU a login cannot spare. Columns as the
+ * migration made them; the dates written with their milliseconds (sqlDate), as the model would.
+ */
+const INSERT_SESSION =
+  'INSERT INTO sessions (id, user_id, method, ip, user_agent, browser, os, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** `lastUsedAt` moves at most this often outside a refresh, per session and process: never a write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+/** Sessions whose touch time this process remembers (oldest forgotten first): bounds the memory, not correctness. */
+const TOUCHED_SESSIONS = 10_000;
+const TEXT_MAX = { userAgent: 512, ip: 64 } as const;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Sessions (CONTRACT 8): one row per sign-in, whatever the method, that its tokens name by `sid`. The row is
+ * what users and admins see and end; ending one writes a revocation of its sid, which every instance checks on
+ * the hot path from the store (no read of this table per request). Refresh rotates: the presented token is
+ * superseded, still good for the reuse window, and presenting it again after that window is taken as theft:
+ * the whole session ends, the owner is told.
+ */
+export function createSessionService(deps: {
+  config: Pick<Config, 'refreshReuseWindowSeconds'>;
+  models: Models;
+  revocations: Pick<Revocations, 'revoke'>;
+  settings: Pick<SettingsService, 'getSecuritySettings'>;
+  activity: ActivityService;
+  notices: Pick<SecurityNotices, 'send'>;
+  metrics?: Pick<Metrics, 'sessions'>;
+  logger: Logger;
+}) {
+  const { config, models, revocations, settings, activity, notices, metrics } = deps;
+  const log = deps.logger.child({ component: 'sessions' });
+  const touched = new BoundedMap<string, number>(TOUCHED_SESSIONS);
+
+  /** Notes that the session's lastUsedAt was just written (a sign-in, a refresh, a touch); the oldest note goes first. */
+  function remember(sid: string): void {
+    touched.set(sid, Date.now());
+  }
+
+  /** A new session for a sign-in: the row, and the sid / auth_time / absolute end its tokens carry. */
+  async function start(userId: string, method: string, context: RequestContext): Promise<SignInSession> {
+    const { sessionMaxAgeSeconds } = await settings.getSecuritySettings();
+    const now = new Date();
+    const userAgent = context.userAgent?.slice(0, TEXT_MAX.userAgent) ?? null;
+    const id = crypto.randomUUID();
+    const expiresAt = new Date(now.getTime() + sessionMaxAgeSeconds.seconds * 1000);
+    const { browser, os } = describeAgent(userAgent);
+    const sequelize = models.Session.sequelize as Sequelize;
+    const [created, ends] = [sqlDate(sequelize, now), sqlDate(sequelize, expiresAt)];
+    const values = [id, userId, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
+    await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });
+    remember(id);
+    return { sid: id, authTime: Math.floor(now.getTime() / 1000), expiresAt: Math.floor(expiresAt.getTime() / 1000) };
+  }
+
+  /** Removes a session whose sign-in did not complete (its one-time credential was refused): no token of it was handed out. */
+  async function discard(sid: string): Promise<void> {
+    await models.Session.destroy({ where: { id: sid } });
+  }
+
+  /**
+   * A refresh of a token that passed the token checks: its session must be live and within its absolute
+   * lifetime, judged against the lifetime as configured now (CONTRACT 8: a lowered lifetime reaches existing
+   * sessions at their next refresh; a raised one never extends them). The presented token is superseded: it
+   * keeps working for the reuse window, then ends.
+   */
+  async function refreshed(claims: AccessClaims, context: RequestContext): Promise<RefreshOutcome> {
+    const session = await models.Session.findByPk(claims.sid);
+    if (!session || session.userId !== claims.sub || session.revokedAt) return { ok: false, reason: 'invalid' };
+    const { jwtRefreshGraceSeconds, sessionMaxAgeSeconds } = await settings.getSecuritySettings();
+    // From the row's sign-in time, not the token's auth_time: a step-up moves that, and must not lengthen the session.
+    const endsAt = Math.min(session.expiresAt.getTime(), session.createdAt.getTime() + sessionMaxAgeSeconds.seconds * 1000);
+    if (endsAt <= Date.now()) return { ok: false, reason: 'expired' };
+    const supersededAt = nowSeconds() + config.refreshReuseWindowSeconds;
+    await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt);
+    await session.update({
+      lastUsedAt: new Date(),
+      ...(endsAt < session.expiresAt.getTime() ? { expiresAt: new Date(endsAt) } : {}),
+      ...(context.ip ? { ip: context.ip.slice(0, TEXT_MAX.ip) } : {}),
+    });
+    remember(session.id);
+    return { ok: true, session: { sid: session.id, authTime: claims.auth_time, expiresAt: Math.floor(endsAt / 1000) } };
+  }
+
+  /**
+   * Ends one session: its sid revoked for every token of it on every instance, and its row marked. The mark
+   * lives until no token of the session could still be used or refreshed: none is issued past the session's
+   * absolute end, and none gets more refresh grace than the current one (a lowered grace applies at once).
+   * Answers whether this call marked the row: of racing ends, exactly one.
+   */
+  async function end(session: Session): Promise<boolean> {
+    const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
+    await revocations.revoke(session.id, Math.floor(session.expiresAt.getTime() / 1000) + jwtRefreshGraceSeconds.seconds);
+    const [marked] = await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null } });
+    if (marked > 0) metrics?.sessions.revoked.inc();
+    return marked > 0;
+  }
+
+  /** Ends the session of that id, if it is still live (logout: every token of the sign-in, not only the one presented). */
+  async function endById(sid: string): Promise<void> {
+    const session = await models.Session.findOne({ where: { id: sid, revokedAt: null } });
+    if (session) await end(session);
+  }
+
+  /**
+   * A superseded token came back after the reuse window: someone holds a copy of it. The session ends at
+   * once (the thief's tokens and the owner's alike), `session.reuse_detected` is recorded and the owner mailed.
+   */
+  async function reuseDetected(claims: AccessClaims, context: RequestContext): Promise<void> {
+    const session = await models.Session.findByPk(claims.sid);
+    // Racing reuses of one token all get here: only the one that ended the session records and mails.
+    if (!session || session.revokedAt || !(await end(session))) return;
+    const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email'] });
+    if (!owner) return;
+    const details = { sessionId: session.id, method: session.method };
+    await activity.record({ action: 'session.reuse_detected', userId: owner.id, email: owner.email, details }, context);
+    log.warn({ userId: owner.id, sessionId: session.id }, 'refresh token reuse detected: session revoked');
+    notices.send(owner.email, {
+      subject: 'A sign-in of yours was ended for your safety',
+      summary: 'An old copy of one of your sign-in tokens was used after it had been replaced. We ended that sign-in on every device that shared it.',
+      facts: [
+        `Sign-in: ${session.method}, ${[session.browser, session.os].filter(Boolean).join(' on ') || 'unknown device'}, started ${session.createdAt.toUTCString()}`,
+      ],
+      // Where the old token came from, as parsed facts: its User-Agent is the thief's own text.
+      context,
+      advice: 'If this was not you, change your password and review your sessions and linked accounts on your profile. Otherwise just sign in again.',
+    });
+  }
+
+  /** The user's live sessions (not ended, not past their absolute end), newest first. */
+  async function active(userId: string): Promise<Session[]> {
+    return models.Session.findAll({
+      where: { userId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      order: [['createdAt', 'DESC'], ['id', 'ASC']],
+    });
+  }
+
+  function view(session: Session, currentSid: string | undefined): SessionView {
+    const { id, method, createdAt, lastUsedAt, expiresAt, ip, userAgent, browser, os } = session;
+    return { id, method, createdAt, lastUsedAt, expiresAt, ip, userAgent, browser, os, current: id === currentSid };
+  }
+
+  async function list(userId: string, currentSid?: string): Promise<SessionView[]> {
+    return (await active(userId)).map((session) => view(session, currentSid));
+  }
+
+  /** Records who ended which sessions of whose (the actor is the user themselves or an admin). */
+  async function recordRevoked(userId: string, sessionIds: string[], audit: AdminAudit): Promise<void> {
+    if (sessionIds.length === 0) return;
+    const details = { targetUserId: userId, sessionIds, by: audit.actor.id === userId ? 'self' : 'admin' };
+    await activity.record({ action: 'session.revoked', userId: audit.actor.id, email: audit.actor.email, details }, audit.context);
+  }
+
+  /** Ends one of the user's live sessions; false when the user has none of that id (another user's: not found). */
+  async function revoke(userId: string, sessionId: string, audit: AdminAudit): Promise<boolean> {
+    const session = await models.Session.findOne({ where: { id: sessionId, userId, revokedAt: null } });
+    if (!session) return false;
+    await end(session);
+    await recordRevoked(userId, [session.id], audit);
+    return true;
+  }
+
+  /** Ends every live session of the user but `keepSid` (the one asking, for "sign out everywhere else"); answers how many. */
+  async function revokeAll(userId: string, keepSid: string | undefined, audit: AdminAudit): Promise<number> {
+    const ending = (await active(userId)).filter((session) => session.id !== keepSid);
+    for (const session of ending) await end(session);
+    await recordRevoked(userId, ending.map((session) => session.id), audit);
+    return ending.length;
+  }
+
+  /**
+   * Moves `lastUsedAt` of a session seen on a request, at most once a minute per session in this process, off
+   * the request path (several instances each write at most that often). Never fails a request.
+   */
+  function touch(sid: string | undefined): void {
+    if (!sid) return;
+    const last = touched.get(sid);
+    if (last !== undefined && Date.now() - last < TOUCH_INTERVAL_MS) return;
+    remember(sid);
+    void models.Session.update({ lastUsedAt: new Date() }, { where: { id: sid, revokedAt: null } }).catch((err: unknown) => {
+      log.warn({ err: (err as Error).message }, 'could not record a session as used');
+    });
+  }
+
+  return { start, discard, endById, refreshed, reuseDetected, list, revoke, revokeAll, touch };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
