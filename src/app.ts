@@ -9,7 +9,7 @@ import { bodyParsing } from './http/body-parsing';
 import { cookieParsing } from './http/cookie-parsing';
 import { urlParam } from './http/url-param';
 import { chain } from './http/chain';
-import { noStoreAll } from './sign-in/cookies';
+import { noStoreAll } from './http/no-store';
 import { createErrorHandler, notFoundHandler } from './http/error-handler';
 import { requestMetrics } from './metrics/request-metrics';
 import { metricsRoutes } from './routes/metrics.routes';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import net from 'node:net';
 import { MAX_REFRESH_GRACE_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseDurationSeconds } from './duration';
 import { CLUSTER_NODES_RULE, READ_URLS_RULE, REDIS_URL_RULE, scaleTargets } from './scale-config';
-import { PASSWORD_LENGTH } from '../schemas/input-rules';
+import { PASSWORD_LENGTH } from '../util/account-text';
 import { passwordProblemNow } from '../credentials/password-quality';
 
 /** Thrown when the environment is unusable; its message is the one line printed before exit. */

@@ -4,7 +4,7 @@ import { requestContext } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { formErrors, renderForm, wantsPage, type FormRedraw, type FormState } from '../http/pages';
 import { noticeOf, withNotice } from '../http/notices';
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../schemas/input-rules';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../util/account-text';
 import { extractToken } from '../sessions/request-token';
 import { coerceFormValues } from '../profiles/profile-form';
 import { applyDefaults } from '../profiles/profile-defaults';

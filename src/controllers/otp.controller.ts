@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
-import { EMAIL_MAX_LENGTH } from '../schemas/input-rules';
+import { EMAIL_MAX_LENGTH } from '../util/account-text';
 import { safeRedirect } from '../http/safe-redirect';
 import { AppError } from '../http/app-error';
-import { noStore } from '../sign-in/cookies';
+import { noStore } from '../http/no-store';
 import { OTP_MESSAGES, rateHeaders } from '../services/sign-in-methods/otp.service';
 import type { OtpRequestBody } from '../schemas/otp.schemas';
 

@@ -3,7 +3,7 @@ import type { Container } from '../container';
 import { requestContext } from '../http/request-context';
 import { formErrors, renderForm, wantsPage, type FormRedraw } from '../http/pages';
 import { noticeOf, withNotice } from '../http/notices';
-import { noStore } from '../sign-in/cookies';
+import { noStore } from '../http/no-store';
 import { RESET_MESSAGES } from '../services/sign-in-methods/password-reset.service';
 import type { ResetBody, ResetRequestBody } from '../schemas/password-reset.schemas';
 

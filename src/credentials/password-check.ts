@@ -1,6 +1,6 @@
 import type { PasswordService } from './password.service';
 import type { AccountThrottle } from './account-throttle';
-import { normalizeEmail } from '../schemas/input-rules';
+import { normalizeEmail } from '../util/account-text';
 
 /** The stored side of a password check: null when no account has the email. */
 export interface PasswordHolder {

@@ -1,5 +1,5 @@
-import { PROVIDER_LABELS } from '../oauth/oauth-providers';
-import { OAUTH_PROVIDERS, type OAuthProviderName } from '../plugins/oauth-providers.plugin';
+import { PROVIDER_LABELS } from '../models/oauth-provider-names';
+import { OAUTH_PROVIDERS, type OAuthProviderName } from '../models/oauth-provider-names';
 
 /**
  * The notices a page shows after a redirect (issue 26, finding 6). A redirect carries only a code

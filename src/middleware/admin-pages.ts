@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { can, type Permission } from '../access/permissions';
-import { noStore } from '../sign-in/cookies';
+import { noStore } from '../http/no-store';
 import { noticeOf, withNotice } from '../http/notices';
 import type { Guards } from './guards';
 import { isPlainObject } from '../profiles/profile-types';

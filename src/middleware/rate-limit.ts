@@ -12,7 +12,7 @@ import {
 } from 'express-rate-limit';
 import type { KeyValueStore } from '../store';
 import { AppError } from '../http/app-error';
-import { normalizeEmail } from '../schemas/input-rules';
+import { normalizeEmail } from '../util/account-text';
 import { MAILS_PER_EMAIL, type EmailQuota } from '../services/operations/email-quota';
 import type { Metrics } from '../metrics/metrics';
 

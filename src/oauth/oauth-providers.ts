@@ -5,10 +5,11 @@ import type { StateStore, VerifyFunction } from 'passport-oauth2';
 import type { Config } from '../config/config';
 import type { KeyValueStore } from '../store';
 import type { PluginRegistry } from '../plugins/plugin-registry';
-import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviderSettings } from '../plugins/oauth-providers.plugin';
+import type { OAuthProviderSettings } from '../plugins/oauth-providers.plugin';
+import { OAUTH_PROVIDERS, PROVIDER_LABELS, type OAuthProviderName } from '../models/oauth-provider-names';
 import { AppError } from '../http/app-error';
 import { OAuthStateStore, type FlowIntent } from './oauth-state';
-import { emailAddress } from '../schemas/input-rules';
+import { emailAddress } from '../util/account-text';
 import http from 'node:http';
 import https from 'node:https';
 import { publicOnlyConnection } from '../http/outbound-url';
@@ -18,7 +19,6 @@ export const OAUTH_MESSAGES = {
   disabled: (name: string) => `OAuth provider "${name}" is not configured or not enabled`,
 } as const;
 
-export const PROVIDER_LABELS: Readonly<Record<OAuthProviderName, string>> = { github: 'GitHub', google: 'Google' };
 
 /** What a provider says about the person who signed in: the only profile data taken (SPEC 4.3). */
 export interface OAuthIdentity {

@@ -17,4 +17,4 @@ export type PluginName = keyof PluginSettingsMap;
 
 export { SECRET_MASK } from './plugin-definition';
 export type { EmailSettings, OtpLoginSettings, OAuthProvidersSettings };
-export type { OAuthProviderName, OAuthProviderSettings } from './oauth-providers.plugin';
+export type { OAuthProviderSettings } from './oauth-providers.plugin';

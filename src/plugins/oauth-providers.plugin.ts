@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { definePlugin } from './plugin-definition';
+import { OAUTH_PROVIDERS } from '../models/oauth-provider-names';
 
-export const OAUTH_PROVIDERS = ['github', 'google'] as const;
-export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 
 /** The URL overrides of a provider's endpoints. */
 const ENDPOINT_KEYS = ['authorizationURL', 'tokenURL', 'userProfileURL', 'userEmailsURL'] as const;

@@ -1,6 +1,6 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
-import { noStoreAll } from '../sign-in/cookies';
+import { noStoreAll } from '../http/no-store';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { createAccountController } from '../controllers/account.controller';
 import { ACCOUNT_ENDPOINTS as doc } from '../schemas/account.schemas';

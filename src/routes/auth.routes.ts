@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createAuthController } from '../controllers/auth.controller';
-import { noStoreAll } from '../sign-in/cookies';
+import { noStoreAll } from '../http/no-store';
 import { STRATEGY } from '../sign-in/passport';
 import { AUTH_ENDPOINTS as doc } from '../schemas/auth.schemas';
 

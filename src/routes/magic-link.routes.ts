@@ -1,6 +1,6 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
-import { noStoreAll } from '../sign-in/cookies';
+import { noStoreAll } from '../http/no-store';
 import { STRATEGY } from '../sign-in/passport';
 import { createMagicLinkController } from '../controllers/magic-link.controller';
 import { MAGIC_LINK_ENDPOINTS as doc } from '../schemas/magic-link.schemas';

@@ -1,7 +1,7 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
 import { createOAuthController } from '../controllers/oauth.controller';
-import { noStoreAll } from '../sign-in/cookies';
+import { noStoreAll } from '../http/no-store';
 import { STRATEGY } from '../sign-in/passport';
 import { LINK_LANDING } from '../sign-in/oauth.strategy';
 import { requireRecentSignIn } from '../middleware/step-up';

@@ -1,6 +1,6 @@
 import type { Container } from '../container';
 import { createApiRouter, validated } from '../http/api-router';
-import { noStoreAll } from '../sign-in/cookies';
+import { noStoreAll } from '../http/no-store';
 import { STRATEGY } from '../sign-in/passport';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { ENROLMENT_PAGE } from '../middleware/two-factor-gate';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { redirectField } from './input-rules';
-import { OAUTH_PROVIDERS } from '../plugins/oauth-providers.plugin';
+import { OAUTH_PROVIDERS } from '../models/oauth-provider-names';
 import { OAUTH_MESSAGES } from '../oauth/oauth-providers';
 import { OAUTH_SERVICE_MESSAGES } from '../services/sign-in-methods/oauth.service';
 

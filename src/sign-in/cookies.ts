@@ -1,18 +1,8 @@
-import type { CookieOptions, RequestHandler, Response } from 'express';
+import type { CookieOptions, Response } from 'express';
+import { noStore } from '../http/no-store';
 import { AUTH_COOKIE } from '../sessions/request-token';
 import { CSRF_COOKIE, type Csrf } from '../middleware/csrf';
 import type { IssuedToken } from '../sessions/token.service';
-
-/** Marks a response that carries or sets a credential as never to be stored by any cache (CONTRACT 2). */
-export function noStore(res: Response): void {
-  res.setHeader('Cache-Control', 'no-store');
-}
-
-/** Every answer of a router is never stored: it may carry or set a credential, or personal data. */
-export const noStoreAll: RequestHandler = (_req, res, next) => {
-  noStore(res);
-  next();
-};
 
 /**
  * The session cookies of CONTRACT 3: `auth_token` (HttpOnly) and `csrf_token` (readable by the page),

@@ -6,9 +6,10 @@ import { requestContext } from '../http/request-context';
 import { continueTo } from '../http/pages';
 import { providerNotice, withNotice, type NoticeCode, type ProviderNoticeKey } from '../http/notices';
 import { toAuthUser } from '../sessions/auth-user';
-import { PROVIDER_LABELS, type OAuthProviders, type ProviderProfile } from '../oauth/oauth-providers';
+import { type OAuthProviders, type ProviderProfile } from '../oauth/oauth-providers';
+import { PROVIDER_LABELS } from '../models/oauth-provider-names';
 import type { OAuthStateStore, StateFailureReason } from '../oauth/oauth-state';
-import type { OAuthProviderName } from '../plugins/oauth-providers.plugin';
+import type { OAuthProviderName } from '../models/oauth-provider-names';
 import { OAUTH_OUTCOME_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/sign-in-methods/oauth.service';
 import type { SignInFailure } from './sign-in-result';
 

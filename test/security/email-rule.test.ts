@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { email, emailAddress, normalizeEmail, EMAIL_MAX_LENGTH } from '../../src/schemas/input-rules';
+import { email } from '../../src/schemas/input-rules';
+import { emailAddress, normalizeEmail, EMAIL_MAX_LENGTH } from '../../src/util/account-text';
 import { normalizeEmail as serviceNormalizeEmail } from '../../src/services/accounts/user.service';
 import { lookalikes, foreignSpellings } from '../support/lookalikes';
 

@@ -14,7 +14,7 @@ describe('credential registry (CONTRACT 18)', () => {
       .map((model) => model.getTableName() as string);
     assert.ok(owned.length >= 8, `found the user-owned tables: ${owned.join(', ')}`);
     const unclaimed = owned.filter((table) => !claimed.has(table));
-    assert.deepEqual(unclaimed, [], 'register these as credential kinds (src/services/credential-set/credential-kinds.ts) or name them in NOT_CREDENTIALS');
+    assert.deepEqual(unclaimed, [], 'register these as credential kinds (src/services/security/credential-set/credential-kinds.ts) or name them in NOT_CREDENTIALS');
   });
 
   it('when the registry is built, then every kind name has its kind, and deletion ends them all', () => {

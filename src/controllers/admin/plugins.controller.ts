@@ -5,7 +5,7 @@ import { adminAudit } from '../../http/request-context';
 import { coerceBoolean } from '../../http/form-values';
 import type { FormRedraw } from '../../http/pages';
 import { PLUGIN_NAMES, SECRET_MASK, type PluginName } from '../../plugins';
-import { OAUTH_PROVIDERS } from '../../plugins/oauth-providers.plugin';
+import { OAUTH_PROVIDERS } from '../../models/oauth-provider-names';
 import { settingAt, settingControls, settingsFromForm } from '../../plugins/plugin-form';
 import { maskSecret } from '../../plugins/plugin-registry';
 import { otpGuessOdds, otpPreview } from './otp-preview';

@@ -5,7 +5,7 @@ import { adminAudit } from '../../http/request-context';
 import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
 import { fieldErrors, parseOrThrow } from '../../http/validate';
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../../schemas/input-rules';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../../util/account-text';
 import { USERS_ENDPOINTS } from '../../schemas/users.schemas';
 import { USER_ADMIN_MESSAGES, type AdminUserChanges, type AdminUserCreate, type UserListQuery } from '../../services/accounts/user-admin.service';
 import { ROLES } from '../../models';

@@ -5,7 +5,7 @@ import type { PasswordService } from '../../credentials/password.service';
 import type { ProfileService } from './profile.service';
 import type { SettingsService } from '../operations/settings.service';
 import { AppError } from '../../http/app-error';
-import { EMAIL_MESSAGES, emailAddress } from '../../schemas/input-rules';
+import { EMAIL_MESSAGES, emailAddress } from '../../util/account-text';
 import { transactionWithRetry } from '../../db/transaction-retry';
 
 export const USER_MESSAGES = {
@@ -67,7 +67,7 @@ export interface CreateUserOptions {
 }
 
 /** The one normal form of an email for lookup and storage (ASCII only; defined with the email rule). */
-export { normalizeEmail } from '../../schemas/input-rules';
+export { normalizeEmail } from '../../util/account-text';
 
 /** A username from an email's local part: safe characters only, at least three of them. */
 function usernameBase(email: string): string {

@@ -2,9 +2,9 @@ import { Op, type Transaction } from 'sequelize';
 import type { Models } from '../../../models';
 import type { TokenService } from '../../../sessions/token.service';
 import type { Revocations } from '../../../sessions/revocations';
-import { PROVIDER_LABELS } from '../../../oauth/oauth-providers';
+import { PROVIDER_LABELS } from '../../../models/oauth-provider-names';
 import { quotedName } from '../../../mail/security-notice-email';
-import type { OAuthProviderName } from '../../../plugins/oauth-providers.plugin';
+import type { OAuthProviderName } from '../../../models/oauth-provider-names';
 
 /** Every kind of credential an account can hold (CONTRACT 18). A new kind is added here and registered below. */
 export const CREDENTIAL_KIND_NAMES = ['password', 'sessions', 'second-factors', 'pending-enrolment', 'passkeys', 'api-keys', 'linked-accounts'] as const;
