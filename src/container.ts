@@ -48,7 +48,7 @@ import { createUserService } from './services/accounts/user.service';
 import { createAuthService } from './services/sign-in-methods/auth.service';
 import { createCsrf } from './middleware/csrf';
 import { createAuthCookies } from './sign-in/cookies';
-import { createPluginRegistry } from './plugins/plugin-registry';
+import { createPluginRegistry } from './services/operations/plugin-registry';
 import { createUserAdminService } from './services/accounts/user-admin.service';
 import { createAccountService } from './services/accounts/account.service';
 import { createCollectionService } from './services/content/collection.service';

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { adminAudit } from '../http/request-context';
-import type { PluginUpdate } from '../plugins/plugin-registry';
+import type { PluginUpdate } from '../services/operations/plugin-registry';
 
 /** Handlers of the CONTRACT 4 plugins API; the registry masks secrets in every answer. */
 export function createPluginsController({ plugins }: Container) {

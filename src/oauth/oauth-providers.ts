@@ -4,7 +4,7 @@ import { Strategy as GoogleStrategy, type Profile as GoogleProfile, type Strateg
 import type { StateStore, VerifyFunction } from 'passport-oauth2';
 import type { Config } from '../config/config';
 import type { KeyValueStore } from '../store';
-import type { PluginRegistry } from '../plugins/plugin-registry';
+import type { PluginSettingsReader } from '../plugins';
 import type { OAuthProviderSettings } from '../plugins/oauth-providers.plugin';
 import { OAUTH_PROVIDERS, PROVIDER_LABELS, type OAuthProviderName } from '../models/oauth-provider-names';
 import { AppError } from '../http/app-error';
@@ -151,7 +151,7 @@ export type ProviderStrategy = (GitHubStrategy | GoogleStrategy) & {
  * request from the settings as they are now, so an admin's change (a new secret, a switch) applies at
  * once on every instance and no stale secret is ever kept. `redirect_uri` comes from BASE_URL only.
  */
-export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'isProduction' | 'allowPrivateOutbound'>; plugins: Pick<PluginRegistry, 'isActive' | 'settingsOf'>; store: KeyValueStore }) {
+export function createOAuthProviders(deps: { config: Pick<Config, 'baseUrl' | 'isProduction' | 'allowPrivateOutbound'>; plugins: PluginSettingsReader; store: KeyValueStore }) {
   const { config, plugins, store } = deps;
 
   /** Every enabled provider (plugin active, provider switched on, credentials present), in a fixed order. */

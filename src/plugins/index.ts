@@ -15,6 +15,12 @@ export interface PluginSettingsMap {
 }
 export type PluginName = keyof PluginSettingsMap;
 
+/** What a reader of plugin settings needs (the OAuth providers, say): the registry (services/operations) gives it. */
+export interface PluginSettingsReader {
+  isActive(name: PluginName): Promise<boolean>;
+  settingsOf<N extends PluginName>(name: N): Promise<PluginSettingsMap[N]>;
+}
+
 export { SECRET_MASK } from './plugin-definition';
 export type { EmailSettings, OtpLoginSettings, OAuthProvidersSettings };
 export type { OAuthProviderSettings } from './oauth-providers.plugin';

@@ -13,7 +13,7 @@ import { createUserWithToken } from '../support/users';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createMailer } from '../../src/services/operations/mailer';
-import { createPluginRegistry } from '../../src/plugins/plugin-registry';
+import { createPluginRegistry } from '../../src/services/operations/plugin-registry';
 import { createActivityService } from '../../src/services/operations/activity.service';
 
 // Issue 26, finding 4: a stored secret never follows a re-pointed destination, and admin-entered

@@ -9,7 +9,7 @@ import { createTestUser } from '../support/users';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createMailer } from '../../src/services/operations/mailer';
-import { createPluginRegistry } from '../../src/plugins/plugin-registry';
+import { createPluginRegistry } from '../../src/services/operations/plugin-registry';
 import { createActivityService } from '../../src/services/operations/activity.service';
 
 function registry() {

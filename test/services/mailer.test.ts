@@ -9,7 +9,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/logger';
 import { createMailer, MAIL_FAILED, MAIL_NOT_CONFIGURED } from '../../src/services/operations/mailer';
-import { createPluginRegistry } from '../../src/plugins/plugin-registry';
+import { createPluginRegistry } from '../../src/services/operations/plugin-registry';
 import { createActivityService } from '../../src/services/operations/activity.service';
 
 /** The plugin registry over the run's database (the mailer reads the email plugin through it). */

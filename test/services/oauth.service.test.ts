@@ -8,7 +8,7 @@ import { createOAuthProviders, type OAuthIdentity } from '../../src/oauth/oauth-
 import { createUserService } from '../../src/services/accounts/user.service';
 import { createSettingsService } from '../../src/services/operations/settings.service';
 import { createActivityService } from '../../src/services/operations/activity.service';
-import { createPluginRegistry } from '../../src/plugins/plugin-registry';
+import { createPluginRegistry } from '../../src/services/operations/plugin-registry';
 import { createPasswordService } from '../../src/credentials/password.service';
 import { createProfileService } from '../../src/services/accounts/profile.service';
 import { EMPTY_PROFILE_DEFINITION } from '../../src/profiles/profile-types';

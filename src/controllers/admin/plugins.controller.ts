@@ -7,7 +7,7 @@ import type { FormRedraw } from '../../http/pages';
 import { PLUGIN_NAMES, SECRET_MASK, type PluginName } from '../../plugins';
 import { OAUTH_PROVIDERS } from '../../models/oauth-provider-names';
 import { settingAt, settingControls, settingsFromForm } from '../../plugins/plugin-form';
-import { maskSecret } from '../../plugins/plugin-registry';
+import { maskSecret } from '../../services/operations/plugin-registry';
 import { otpGuessOdds, otpPreview } from './otp-preview';
 import { withNotice } from '../../http/notices';
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
-import type { PluginRegistry } from '../../plugins/plugin-registry';
+import type { PluginRegistry } from './plugin-registry';
 import type { Metrics } from '../../metrics/metrics';
 import { MailDeliveryError, SmtpTransports, sendHttp, sendSmtp, type MailRoute } from './mail-transports';
 

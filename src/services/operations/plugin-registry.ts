@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import type { Models } from '../models';
-import type { ActivityService } from '../services/operations/activity.service';
-import type { AdminAudit } from '../http/request-context';
-import { AppError } from '../http/app-error';
-import { fieldErrors } from '../http/validate';
-import { transactionWithRetry } from '../db/transaction-retry';
-import { PLUGINS, type PluginName, type PluginSettingsMap } from './index';
-import { SECRET_MASK, type PluginDefinition, type SecretField } from './plugin-definition';
-import { getPath, isPlainObject, urlPassword, type Settings } from './settings-tree';
-import { refusedDestinations, repointedSecrets } from './outbound-settings';
+import type { Models } from '../../models';
+import type { ActivityService } from './activity.service';
+import type { AdminAudit } from '../../http/request-context';
+import { AppError } from '../../http/app-error';
+import { fieldErrors } from '../../http/validate';
+import { transactionWithRetry } from '../../db/transaction-retry';
+import { PLUGINS, type PluginName, type PluginSettingsMap } from '../../plugins/index';
+import { SECRET_MASK, type PluginDefinition, type SecretField } from '../../plugins/plugin-definition';
+import { getPath, isPlainObject, urlPassword, type Settings } from '../../plugins/settings-tree';
+import { refusedDestinations, repointedSecrets } from '../../plugins/outbound-settings';
 
 /** A plugin as the API shows it: secrets masked. */
 export interface PluginView {
