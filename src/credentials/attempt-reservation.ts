@@ -104,11 +104,13 @@ export function createAttemptReservation(deps: { store: KeyValueStore; logger: L
         const named = counters(current ?? '0');
         // The given-back count is read BEFORE the attempt is taken: every attempt it includes is in the taken
         // count then, so `taken - back` never undercounts the attempts being judged (read after, it could
-        // include attempts taken after ours). The first try skips it: below the limit it cannot matter.
+        // include attempts taken after ours). The first try skips it (below the limit it cannot matter); over
+        // the limit, it gives its attempt back and tries once more with the given-back attempts counted.
         const back = first ? 0 : Number(await store.get(named.back));
         const taken = await store.increment(named.taken, rule.windowSeconds);
         if (taken.count - back <= rule.limit) return reservation(named, blocked, taken.resetAt);
         await giveBack(named.back, taken.resetAt);
+        if (first) continue;
         if (Date.now() + pause > deadline) return refusal(waitMs > 0 ? Date.now() + 1000 : taken.resetAt);
         // Jittered, so parallel waiters do not retry in step.
         await sleep(pause / 2 + Math.random() * pause);
