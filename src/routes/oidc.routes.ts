@@ -1,0 +1,46 @@
+import path from 'node:path';
+import ejs from 'ejs';
+import { Router, type RequestHandler } from 'express';
+import type { Container } from '../container';
+import type { Config } from '../config/config';
+import type { OidcProvider, ProviderPage } from '../services/oidc-provider/provider';
+import { createOidcInteractionController } from '../controllers/oidc-interaction.controller';
+import { noStoreAll } from '../sign-in/cookies';
+
+const PROVIDER_PAGE = path.resolve(__dirname, '..', '..', 'views', 'oidc', 'provider-page.ejs');
+
+/** The provider's own pages (errors, the logout question) in the service's look. */
+export const renderProviderPage: ProviderPage = (view, locals) => ejs.renderFile(PROVIDER_PAGE, { view, error: '', description: '', form: '', ...locals });
+
+/** Whether a path is the provider's to answer: discovery and /oidc/*, but for the interactions (our pages). */
+function providerPath(path: string): boolean {
+  return path === '/.well-known/openid-configuration' || (path.startsWith('/oidc/') && !path.startsWith('/oidc/interaction/'));
+}
+
+/**
+ * Mounts oidc-provider (CONTRACT 14) at the root for its own paths, before the app's body parsing and CSRF:
+ * it parses its form posts itself and authenticates clients, not cookies. The forwarded headers it reads are set
+ * from BASE_URL, so the endpoints it names are the public ones, never the request's Host (CONTRACT 1).
+ */
+export function oidcMount(oidc: OidcProvider, config: Pick<Config, 'baseUrl'>): RequestHandler {
+  const base = new URL(config.baseUrl);
+  let handle: ReturnType<Awaited<ReturnType<OidcProvider['provider']>>['callback']> | null = null;
+  return async (req, res, next) => {
+    if (!providerPath(req.path)) return next();
+    handle ??= (await oidc.provider()).callback();
+    req.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = base.host;
+    req.headers['x-forwarded-for'] = req.ip ?? '';
+    handle(req, res);
+  };
+}
+
+/** The interaction pages (sign-in hand-off, consent). Mounted at /oidc/interaction. */
+export function oidcInteractionRoutes(container: Container) {
+  const interaction = createOidcInteractionController(container);
+  const router = Router();
+  router.use(noStoreAll);
+  router.get('/:uid', interaction.show);
+  router.post('/:uid/confirm', interaction.confirm);
+  return router;
+}
