@@ -56,7 +56,7 @@ import { createContentService } from './services/content.service';
 import { createOAuthClientService } from './services/oidc-provider/oauth-clients.service';
 import { createOidcConsentService } from './services/oidc-provider/consent.service';
 import { createOidcProvider } from './services/oidc-provider/provider';
-import { renderProviderPage } from './routes/oidc.routes';
+import { renderProviderPage } from './http/provider-page';
 import { ApiDocs } from './http/api-router';
 import { oncePerRequest } from './http/per-request';
 import { createProfileService } from './profiles/profile.service';

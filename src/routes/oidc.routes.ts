@@ -1,16 +1,9 @@
-import path from 'node:path';
-import ejs from 'ejs';
 import { Router, type RequestHandler } from 'express';
 import type { Container } from '../container';
 import type { Config } from '../config/config';
-import type { OidcProvider, ProviderPage } from '../services/oidc-provider/provider';
+import type { OidcProvider } from '../services/oidc-provider/provider';
 import { createOidcInteractionController } from '../controllers/oidc-interaction.controller';
 import { noStoreAll } from '../sign-in/cookies';
-
-const PROVIDER_PAGE = path.resolve(__dirname, '..', '..', 'views', 'oidc', 'provider-page.ejs');
-
-/** The provider's own pages (errors, the logout question) in the service's look. */
-export const renderProviderPage: ProviderPage = (view, locals) => ejs.renderFile(PROVIDER_PAGE, { view, error: '', description: '', form: '', ...locals });
 
 /** Whether a path is the provider's to answer: discovery and /oidc/*, but for the interactions (our pages). */
 function providerPath(path: string): boolean {

@@ -93,6 +93,22 @@ describe('OpenID Provider (CONTRACT 14)', function () {
     assert.equal(second.consentShown, false, 'consent remembered per user and client');
   });
 
+  it('when the user signs out everywhere, then the application\'s refresh token and userinfo are refused (its grant ended with the session)', async () => {
+    const user = await makeUser();
+    const registered = await registerClient({ redirectUri });
+    const client = await relyingParty(provider.base, { ...registered, redirectUri });
+    const browser = new CookieBrowser();
+    const run = await authorize(browser, client, user.email, { prompt: 'consent' });
+    const tokens = await client.callback(redirectUri, client.callbackParams(run.callbackUrl), { code_verifier: run.verifier, state: run.state, nonce: run.nonce });
+
+    const csrf = browser.jar.get('csrf_token') as string;
+    const out = await fetch(`${provider.base}/auth/logout-all`, { method: 'POST', headers: { cookie: [...browser.jar].map(([n, v]) => `${n}=${v}`).join('; '), 'x-csrf-token': csrf } });
+    assert.equal(out.status, 200, await out.text());
+
+    await assert.rejects(client.refresh(tokens.refresh_token as string), /invalid_grant/);
+    await assert.rejects(client.userinfo(tokens.access_token as string), /invalid_token/);
+  });
+
   it('when the application asks with plain PKCE or none, then it is refused', async () => {
     const registered = await registerClient({ redirectUri });
     const client = await relyingParty(provider.base, { ...registered, redirectUri });
