@@ -24,6 +24,8 @@ export function oidcMount(oidc: OidcProvider, config: Pick<Config, 'baseUrl'>): 
     req.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
     req.headers['x-forwarded-host'] = base.host;
     req.headers['x-forwarded-for'] = req.ip ?? '';
+    // Discovery is cached like the JWKS it names (CONTRACT 11).
+    if (req.path === '/.well-known/openid-configuration') res.setHeader('Cache-Control', 'public, max-age=300');
     handle(req, res);
   };
 }
