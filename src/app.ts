@@ -34,6 +34,7 @@ import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
 import { adminRoutes } from './routes/admin';
+import { oidcInteractionRoutes, oidcMount } from './routes/oidc.routes';
 import { jsonFieldText } from './profiles/profile-form';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -71,9 +72,12 @@ export function createApp(deps: AppDependencies): Express {
   // Only a request that carries an auth_session cookie reads the session store; the rest pass untouched.
   // CSRF after the session step (so a session-authenticated request is checked too) and before every
   // router, so each cookie-authenticated unsafe request (admin API included) is checked.
+  // The OpenID Provider's endpoints parse their own bodies and authenticate clients, not cookies: before the chain.
+  app.use(oidcMount(container.oidc, config));
   app.use(chain(cookieParsing(), bodyParsing(), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
+  app.use('/oidc/interaction', oidcInteractionRoutes(container));
   app.use('/.well-known', wellKnownRoutes(container));
   // API answers hold personal data (users, profiles, activity): no cache keeps them, the browser's included.
   app.use('/api', noStoreAll);

@@ -53,6 +53,10 @@ import { createUserAdminService } from './services/accounts/user-admin.service';
 import { createAccountService } from './services/accounts/account.service';
 import { createCollectionService } from './services/content/collection.service';
 import { createContentService } from './services/content/content.service';
+import { createOAuthClientService } from './services/oidc-provider/oauth-clients.service';
+import { createOidcConsentService } from './services/oidc-provider/consent.service';
+import { createOidcProvider } from './services/oidc-provider/provider';
+import { renderProviderPage } from './http/provider-page';
 import { ApiDocs } from './http/api-router';
 import { oncePerRequest } from './http/per-request';
 import { createProfileService } from './services/accounts/profile.service';
@@ -156,11 +160,15 @@ export function createContainer(deps: AppDependencies) {
   // 'server-session' by name: a magic-link sign-in's second step runs it on the verify route.
   const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, extensions: { 'server-session': sessions.begin } });
   const adminPages = createAdminPages({ guards });
+  // CONTRACT 14: the OpenID Provider, its registered applications and the consent users give them.
+  const oauthClients = createOAuthClientService({ sequelize, models, activity });
+  const oidcConsent = createOidcConsentService({ sequelize, models, activity });
+  const oidc = createOidcProvider({ config, models, clients: oauthClients, page: renderProviderPage });
 
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
-    twoFactor, stepUp, secondFactor, credentialSet,
+    twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc,
   };
 }
 

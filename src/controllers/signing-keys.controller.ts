@@ -8,7 +8,7 @@ import { SigningKeyError } from '../sessions/signing-keys';
 const DISCOVERY_CACHE = 'public, max-age=300';
 
 /** Handlers of CONTRACT 11's signing key endpoints and the two discovery documents. */
-export function createSigningKeysController({ signingKeys, activity, config }: Container) {
+export function createSigningKeysController({ signingKeys, activity, oidc }: Container) {
   const list: RequestHandler = async (_req, res) => {
     res.json({ keys: await signingKeys.list() });
   };
@@ -22,17 +22,11 @@ export function createSigningKeysController({ signingKeys, activity, config }: C
     res.json({ key });
   };
 
+  // The OpenID Provider's RS256 key beside the access-token keys: ID tokens verify from this one set (CONTRACT 14).
   const jwks: RequestHandler = async (_req, res) => {
-    res.set('Cache-Control', DISCOVERY_CACHE).json(await signingKeys.jwks());
+    const [service, provider] = await Promise.all([signingKeys.jwks(), oidc.publicJwks()]);
+    res.set('Cache-Control', DISCOVERY_CACHE).json({ keys: [...service.keys, ...provider] });
   };
 
-  const openidConfiguration: RequestHandler = (_req, res) => {
-    res.set('Cache-Control', DISCOVERY_CACHE).json({
-      issuer: config.jwtIssuer,
-      jwks_uri: `${config.baseUrl}/.well-known/jwks.json`,
-      id_token_signing_alg_values_supported: [signingKeys.algorithm],
-    });
-  };
-
-  return { list, rotate, jwks, openidConfiguration };
+  return { list, rotate, jwks };
 }

@@ -7,6 +7,7 @@ import { definePasskey, type Passkey } from './passkey';
 import { defineTwoFactor, type TwoFactorModels } from './two-factor';
 import { defineKeyModels, type KeyModels } from './credential-keys';
 import { defineContentModels, type ContentModels } from './content';
+import { defineOidcModels, type OidcModels } from './oidc';
 export type { Session };
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
@@ -109,7 +110,7 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
   declare createdAt: CreationOptional<Date>;
 }
 
-export interface Models extends TwoFactorModels, KeyModels, ContentModels {
+export interface Models extends TwoFactorModels, KeyModels, ContentModels, OidcModels {
   User: typeof User;
   UserProfile: typeof UserProfile;
   OtpCode: typeof OtpCode;
@@ -309,5 +310,6 @@ export function defineModels(sequelize: Sequelize): Models {
     ...defineTwoFactor(sequelize),
     ...defineKeyModels(sequelize),
     Passkey: definePasskey(sequelize),
+    ...defineOidcModels(sequelize),
   };
 }

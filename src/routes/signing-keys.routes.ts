@@ -25,6 +25,5 @@ export function wellKnownRoutes(container: Container) {
   const api = createApiRouter(container.docs, '/.well-known');
 
   api.get('/jwks.json', doc.jwks, keys.jwks);
-  api.get('/openid-configuration', doc.openidConfiguration, keys.openidConfiguration);
   return api.router;
 }

@@ -36,14 +36,4 @@ export const SIGNING_KEY_ENDPOINTS = {
     tags: ['Discovery'],
     responses: { 200: { description: 'JWK Set, Cache-Control: public, max-age=300', schema: z.object({ keys: z.array(jwk) }) } },
   },
-  openidConfiguration: {
-    summary: 'Where the issuer publishes its keys (OpenID Connect discovery, the parts that apply)',
-    tags: ['Discovery'],
-    responses: {
-      200: {
-        description: 'issuer and jwks_uri',
-        schema: z.object({ issuer: z.string(), jwks_uri: z.string(), id_token_signing_alg_values_supported: z.array(z.string()) }),
-      },
-    },
-  },
 } satisfies Record<string, Endpoint>;

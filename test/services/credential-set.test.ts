@@ -25,7 +25,7 @@ describe('credential registry (CONTRACT 18)', () => {
   it('when the squatter rule applies, then every kind a stranger could have added ends', () => {
     assert.deepEqual(
       [...CREDENTIAL_EVENTS['address-proven-on-unverified'].ends].sort(),
-      ['api-keys', 'linked-accounts', 'passkeys', 'password', 'second-factors', 'sessions'],
+      ['api-keys', 'linked-accounts', 'oidc-grants', 'passkeys', 'password', 'second-factors', 'sessions'],
     );
   });
 });

@@ -48,6 +48,13 @@ export const ACTIVITY_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'signing_key.rotated',
+  // CONTRACT 14: the OpenID Provider.
+  'oauth_client.created',
+  'oauth_client.updated',
+  'oauth_client.deleted',
+  'oauth.consent_granted',
+  'oauth.consent_revoked',
+  'oauth.token_reuse_detected',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -5,9 +5,10 @@ import type { Revocations } from '../../../sessions/revocations';
 import { PROVIDER_LABELS } from '../../../models/oauth-provider-names';
 import { quotedName } from '../../../mail/security-notice-email';
 import type { OAuthProviderName } from '../../../models/oauth-provider-names';
+import { destroyGrants } from '../../oidc-provider/adapter';
 
 /** Every kind of credential an account can hold (CONTRACT 18). A new kind is added here and registered below. */
-export const CREDENTIAL_KIND_NAMES = ['password', 'sessions', 'second-factors', 'pending-enrolment', 'passkeys', 'api-keys', 'linked-accounts'] as const;
+export const CREDENTIAL_KIND_NAMES = ['password', 'sessions', 'second-factors', 'pending-enrolment', 'passkeys', 'api-keys', 'linked-accounts', 'oidc-grants'] as const;
 export type CredentialKindName = (typeof CREDENTIAL_KIND_NAMES)[number];
 
 /** What an event keeps while it ends a kind: the session that asked, the provider account that proved the address. */
@@ -53,7 +54,7 @@ export function createCredentialKinds(deps: {
     },
     {
       name: 'sessions',
-      // Refresh chains, auth_session and (later) OIDC grants ride on the session row and the token epoch.
+      // Refresh chains and auth_session ride on the session row and the token epoch; OIDC grants are their own kind.
       tables: ['sessions'],
       async end(userId, transaction, keep) {
         const live = await models.Session.count({ where: { userId, revokedAt: null, ...(keep.sessionId ? { id: { [Op.ne]: keep.sessionId } } : {}) }, transaction });
@@ -116,6 +117,20 @@ export function createCredentialKinds(deps: {
         const kept = keep.linkedAccount;
         const except = kept ? { [Op.not]: { provider: kept.provider, providerAccountId: kept.providerAccountId } } : {};
         return models.OAuthAccount.destroy({ where: { userId, ...except }, transaction });
+      },
+    },
+    {
+      // CONTRACT 14: what applications hold through the OpenID Provider (their codes and tokens), and the consent
+      // that lets them back in without asking. A kept session keeps its grants; the consents go with the rest.
+      name: 'oidc-grants',
+      tables: ['oidc_grants', 'oauth_consents'],
+      async end(userId, transaction, keep) {
+        const except = keep.sessionId ? { sessionId: { [Op.ne]: keep.sessionId } } : {};
+        const grants = await models.OidcGrant.findAll({ attributes: ['grantId'], where: { userId, ...except }, transaction });
+        await destroyGrants(models, grants.map((grant) => grant.grantId), { transaction });
+        await models.OidcGrant.destroy({ where: { userId, ...except }, transaction });
+        if (!keep.sessionId) await models.OAuthConsent.destroy({ where: { userId }, transaction });
+        return grants.length;
       },
     },
   ];

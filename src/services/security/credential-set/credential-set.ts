@@ -37,9 +37,9 @@ const LISTED_KINDS: readonly CredentialKindName[] = ['api-keys', 'passkeys', 'li
  */
 export const CREDENTIAL_EVENTS = {
   /** The squatter rule: a self-registered, unproven account's credentials were set by whoever signed it up. */
-  'address-proven-on-unverified': { ends: ['password', 'sessions', 'api-keys', 'passkeys', 'second-factors', 'linked-accounts'] },
+  'address-proven-on-unverified': { ends: ['password', 'sessions', 'oidc-grants', 'api-keys', 'passkeys', 'second-factors', 'linked-accounts'] },
   'password-reset': {
-    ends: ['sessions', 'pending-enrolment'],
+    ends: ['sessions', 'oidc-grants', 'pending-enrolment'],
     notice: {
       subject: 'Your password was reset',
       summary: (email) => `The password of your account (${email}) was reset with a link mailed to this address, and every session was signed out.`,
@@ -47,10 +47,10 @@ export const CREDENTIAL_EVENTS = {
       listLeft: true,
     },
   },
-  'sign-out-everywhere': { ends: ['sessions'] },
+  'sign-out-everywhere': { ends: ['sessions', 'oidc-grants'] },
   /** The session that changed the password stays signed in (the caller keeps it). */
   'password-change': {
-    ends: ['sessions'],
+    ends: ['sessions', 'oidc-grants'],
     notice: {
       subject: 'Your password was changed',
       summary: (email) => `The password of your account (${email}) was changed, and every other sign-in of yours was ended.`,
@@ -58,11 +58,11 @@ export const CREDENTIAL_EVENTS = {
       listLeft: true,
     },
   },
-  'role-change': { ends: ['sessions'] },
+  'role-change': { ends: ['sessions', 'oidc-grants'] },
   /** A reactivated account has none of the keys made before. */
-  deactivation: { ends: ['sessions', 'api-keys'] },
+  deactivation: { ends: ['sessions', 'oidc-grants', 'api-keys'] },
   'admin-two-factor-reset': {
-    ends: ['second-factors', 'sessions'],
+    ends: ['second-factors', 'sessions', 'oidc-grants'],
     notice: {
       subject: 'Two-factor authentication reset by an administrator',
       summary: (email) => `An administrator removed the two-factor authentication of your account (${email}) and signed you out everywhere. Set it up again from your profile.`,

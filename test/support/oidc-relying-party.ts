@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Issuer, generators, type Client } from 'openid-client';
+import { buildApp, ctx } from './context';
+import { PASSWORD } from './auth';
+import { hashClientSecret } from '../../src/services/oidc-provider/oauth-clients.service';
+
+/** The app on a loopback port, its BASE_URL (and so its issuer) that port, as an OpenID client sees it. */
+export async function listeningProvider(env: Record<string, string> = {}): Promise<{ base: string; close(): Promise<void> }> {
+  let app: ReturnType<typeof buildApp> | null = null;
+  const server = http.createServer((req, res) => (app as NonNullable<typeof app>)(req, res)).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = buildApp({ env: { BASE_URL: base, ...env } });
+  return { base, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A registered application written straight to its table (the admin API has its own tests). */
+export async function registerClient(options: { redirectUri: string; firstParty?: boolean; public?: boolean; postLogoutRedirectUri?: string }) {
+  const clientId = `client-${Math.random().toString(36).slice(2)}`;
+  const clientSecret = `cs_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  await ctx().models.OAuthClient.create({
+    clientId, name: 'Sample wiki', secretHash: options.public ? null : hashClientSecret(clientSecret), redirectUris: [options.redirectUri],
+    postLogoutRedirectUris: options.postLogoutRedirectUri ? [options.postLogoutRedirectUri] : [], public: options.public ?? false,
+    firstParty: options.firstParty ?? false, allowedScopes: ['openid', 'profile', 'email', 'offline_access'], grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+  });
+  return { clientId, clientSecret };
+}
+
+/** A browser without JavaScript: a cookie jar (one host) and redirects followed by hand, so each hop can be checked. */
+export class CookieBrowser {
+  readonly jar = new Map<string, string>();
+
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'text/html' };
+    if (this.jar.size) headers.cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(url, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body: init.form ? new URLSearchParams(init.form).toString() : undefined, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, ...value] = pair.split('=');
+      const expired = attributes.some((attribute) => /^\s*max-age=0/i.test(attribute) || /^\s*expires=Thu, 01 Jan 1970/i.test(attribute));
+      if (expired) this.jar.delete(name.trim());
+      else this.jar.set(name.trim(), value.join('='));
+    }
+    return res;
+  }
+
+  /** Follows redirects on `base` until one leaves it (the application's redirect URI) or a page answers. */
+  async follow(url: string, base: string, init: { form?: Record<string, string> } = {}): Promise<{ res: Response; url: string }> {
+    let res = await this.request(url, init);
+    let current = url;
+    for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
+      current = new URL(res.headers.get('location') as string, current).toString();
+      if (!current.startsWith(base)) return { res, url: current };
+      res = await this.request(current);
+    }
+    return { res, url: current };
+  }
+}
+
+/** The sign-in page's form posted (a password), returning where the service sends the browser next. */
+export async function signInThroughPage(browser: CookieBrowser, base: string, loginUrl: string, email: string) {
+  const redirect = new URL(loginUrl).searchParams.get('redirect') as string;
+  const res = await browser.request(`${base}/auth/login`, { form: { email, password: PASSWORD, redirect } });
+  assert.equal(res.status, 302, await res.text());
+  return new URL(res.headers.get('location') as string, base).toString();
+}
+
+/** openid-client's view of the provider and one application. */
+export async function relyingParty(base: string, client: { clientId: string; clientSecret?: string; redirectUri: string; public?: boolean }): Promise<Client> {
+  const issuer = await Issuer.discover(base);
+  return new issuer.Client({
+    client_id: client.clientId,
+    ...(client.public ? { token_endpoint_auth_method: 'none' } : { client_secret: client.clientSecret }),
+    redirect_uris: [client.redirectUri],
+    response_types: ['code'],
+  });
+}
+
+export { generators };
