@@ -53,23 +53,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/.well-known/openid-configuration": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Where the issuer publishes its keys (OpenID Connect discovery, the parts that apply) */
-        get: operations["getWellKnownOpenidConfiguration"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/user-profiles/schema": {
         parameters: {
             query?: never;
@@ -1362,48 +1345,6 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                    };
-                };
-            };
-            /** @description a NUL character in the URL or the body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getWellKnownOpenidConfiguration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description issuer and jwks_uri */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        issuer: string;
-                        jwks_uri: string;
-                        id_token_signing_alg_values_supported: string[];
                     };
                 };
             };
@@ -7099,7 +7040,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth.consent_granted" | "oauth.consent_revoked" | "oauth.token_reuse_detected";
                 userId?: string;
             };
             header?: never;

@@ -127,7 +127,10 @@ describe('signing keys (CONTRACT 11)', function () {
       assert.equal(headerOf(hsToken).alg, 'HS256');
       assert.match(headerOf(hsToken).kid as string, /^hs256-/);
       assert.equal(payloadOf(hsToken).iss, ctx().config.jwtIssuer);
-      assert.deepEqual((await request(hs).get('/.well-known/jwks.json')).body, { keys: [] });
+      // No access-token key is published under HS256; only the OpenID Provider's RS256 key may be (CONTRACT 14).
+      const published = (await request(hs).get('/.well-known/jwks.json')).body.keys as Array<{ kid: string; alg: string }>;
+      assert.deepEqual(published.filter((key) => !key.kid.startsWith('oidc-')), []);
+      assert.ok(published.every((key) => key.alg === 'RS256'));
     });
   });
 
