@@ -61,7 +61,7 @@ describe('step-up before linking a provider (requireRecentSignIn)', () => {
     assert.equal(res.status, 403);
   });
 
-  it('when the profile page posts the link form with an old sign-in, then the browser is sent to the step-up prompt, which comes back to the profile', async () => {
+  it('when the profile page posts the link form with an old sign-in, then the browser is sent to the step-up prompt, which comes back to Security', async () => {
     const user = await makeUser();
     const session = await request(app).post('/auth/login').send({ email: user.email, password: PASSWORD });
     const csrf = setCookies(session).csrf_token.value;
