@@ -69,7 +69,7 @@ describe('step-up before linking a provider (requireRecentSignIn)', () => {
     const oldCookie = `auth_token=${await tokenSignedInAgo(user, STEP_UP_MAX_AGE_SECONDS + 60)}; csrf_token=${csrf}`;
     const stale = await request(app).post('/auth/oauth/link').set('Cookie', oldCookie).type('form').send({ provider: 'github', _csrf: csrf });
     assert.equal(stale.status, 303);
-    assert.equal(stale.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile');
+    assert.equal(stale.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile%2Fsecurity');
 
     const fresh = await request(app)
       .post('/auth/oauth/link')
