@@ -141,6 +141,24 @@ describe('account center in a real browser', function () {
     assert.equal(new URL(page.url()).pathname, '/admin/profile');
     assert.equal(await page.getByRole('status').textContent(), 'Profile saved');
   });
+
+  it("when an admin opens a user's edit page, then its cards are grouped as the account center groups them, the danger zone last, and it is WCAG 2.1 AA clean", async () => {
+    const { page, server } = suite;
+    const admin = await makeUser({ role: 'admin' });
+    const user = await makeUser({ role: 'editor' });
+    const token = (await request(ctx().app).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200)).body.token as string;
+    await request(ctx().app).post('/auth/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'Nightly export', permissions: [] }).expect(201);
+    await signInThrough(page, server.url, `/admin/users/${user.id}/edit`, admin.email);
+
+    assert.deepEqual(await page.locator('main h2').allTextContents(), ['Account', 'Security', 'Sessions', 'Keys', 'Danger zone']);
+    assert.match((await page.locator('section', { has: page.getByRole('heading', { name: 'Keys', level: 2 }) }).textContent()) ?? '', /Nightly export/);
+    assert.equal(await page.getByRole('navigation', { name: 'User sections' }).getByRole('link').count(), 4);
+    await assertAccessible(page, 'the users edit page');
+    await screenshot(page, 'users-edit-grouped');
+    await submit(page, 'Sign out all sessions');
+    assert.equal(new URL(page.url()).pathname, `/admin/users/${user.id}/edit`);
+    assert.equal(await page.getByRole('status').textContent(), 'Every session of this user has been signed out.');
+  });
 });
 
 describe('account center step-up in a real browser', function () {
