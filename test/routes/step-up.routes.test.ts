@@ -121,7 +121,8 @@ describe('step-up (POST /auth/step-up) and security notices', () => {
     const token = await tokenFor(user);
     const changed = await request(app).post('/admin/profile/password').set('Authorization', `Bearer ${token}`).set('Accept', 'text/html').type('form').send({ currentPassword: PASSWORD, newPassword: 'another long passphrase 7' });
     assert.equal(changed.status, 303);
-    await sink.waitFor((m) => m.envelope.to.includes(user.email) && m.subject === 'Your password was changed');
+    const notice = await sink.waitFor((m) => m.envelope.to.includes(user.email) && m.subject === 'Your password was changed');
+    assert.match(notice.text, /\/admin\/profile\/security\b/, 'the notice links to the account center section where password, second factor and linked accounts are');
 
     const fresh = await tokenFor(user);
     const { secret } = await enrolTotp(app, fresh);
