@@ -38,6 +38,26 @@ describe('admin profile page', () => {
     assert.equal(location(res), '/auth/login?redirect=%2Fadmin%2Fprofile');
   });
 
+  it('when each account center section is asked for, then signed out it sends to sign-in and back, signed in it is its own page with its link marked current', async () => {
+    const sections = { '/admin/profile': 'Profile', '/admin/profile/security': 'Security', '/admin/profile/sessions': 'Sessions', '/admin/profile/apps': 'Apps and API keys', '/admin/profile/data': 'Your data' };
+    const session = await signedIn('viewer');
+    for (const [path, label] of Object.entries(sections)) {
+      assert.equal(location(await request(app).get(path)), `/auth/login?redirect=${encodeURIComponent(path)}`);
+      const res = await request(app).get(path).set('Cookie', session.cookie);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const marked = [...res.text.matchAll(/<a href="([^"]+)" aria-current="page">([^<]+)<\/a>/g)].map((match) => `${match[1]} ${match[2]}`);
+      assert.deepEqual(marked, ['/admin/profile Profile', `${path} ${label}`], `${path}: the site menu and the section navigation`);
+    }
+  });
+
+  it('when a sessions or API key card posts, then it answers on its own section', async () => {
+    const session = await signedIn('author');
+    assert.equal(location(await post(app, session, '/admin/profile/sessions/revoke-others', {})), '/admin/profile/sessions?notice=sessions_revoked');
+    assert.equal(location(await post(app, session, '/admin/profile/sessions/no-such-session/revoke', {})), '/admin/profile/sessions?notice=session_gone');
+    assert.equal(location(await post(app, session, '/admin/profile/api-keys/no-such-key/revoke', {})), '/admin/profile/apps?notice=api_key_gone');
+  });
+
   it('when a viewer opens it, then their details show there, and the password form and linked accounts on Security', async () => {
     const session = await signedIn('viewer', { firstName: '<i>Vi</i>' });
     const res = await request(app).get('/admin/profile').set('Cookie', session.cookie);
