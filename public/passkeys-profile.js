@@ -1,4 +1,4 @@
-// "Add a passkey" on /admin/profile (CONTRACT 10): asks the server for creation options, lets
+// "Add a passkey" on /admin/profile/security (CONTRACT 10): asks the server for creation options, lets
 // @simplewebauthn/browser run the ceremony, sends the answer with the optional name, and reloads the page with
 // the server's notice. Adding is a step-up action: a sign-in older than 10 minutes is sent to the step-up prompt
 // and comes back here. Without JavaScript or WebAuthn the form stays hidden (Remove still works: it is a form post).
@@ -10,7 +10,7 @@
   var error = document.getElementById('passkey-add-error');
   var button = form.querySelector('button[type="submit"]');
   var token = form.querySelector('input[name="_csrf"]').value;
-  var PROFILE = '/admin/profile';
+  var PROFILE = '/admin/profile/security';
   var MESSAGES = {
     failed: 'The passkey was not added. Please try again.',
     cancelled: 'Adding the passkey was cancelled.',

@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import { createContainer, type AppDependencies } from './container';
 import { requestLogger } from './http/request-logger';
 import { securityHeaders } from './http/security-headers';
-import { LINK_LANDING } from './sign-in/oauth.strategy';
+import { accountPage } from './http/account-sections';
 import { bodyParsing } from './http/body-parsing';
 import { cookieParsing } from './http/cookie-parsing';
 import { urlParam } from './http/url-param';
@@ -61,8 +61,10 @@ export function createApp(deps: AppDependencies): Express {
   // With read replicas, a request's reads after its own write go to the primary (db/read-replicas.ts).
   if (config.databaseReadUrls.length > 0) app.use((_req, _res, next) => databaseRequestScope(next));
   const { metrics } = container;
-  // The profile page's "Link GitHub" form is answered by a redirect to the provider: its CSP form-action names them.
-  const profileLinkForms = { page: LINK_LANDING, origins: container.oauthProviders.authorizationOrigins };
+  // The Security section's "Link GitHub" form is answered by a redirect to the provider: its CSP form-action names them.
+  // Every account center address, not the Security page alone: a refused card post there (`/admin/profile/password`)
+  // draws the Security section, Link forms included, at the post's own address.
+  const profileLinkForms = { page: accountPage('profile'), origins: container.oauthProviders.authorizationOrigins };
   const { metricsToken } = config;
   app.use(chain(requestLogger(logger), ...(metricsToken ? [requestMetrics(metrics)] : []), securityHeaders(config.isProduction, { formTargets: profileLinkForms })));
   // Before cookies, bodies and sessions: a scrape needs none of them. Absent without METRICS_TOKEN (404).

@@ -3,9 +3,10 @@ import { createApiRouter, validated } from '../http/api-router';
 import { createApiKeysController } from '../controllers/api-keys.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { API_KEY_ENDPOINTS as doc } from '../schemas/api-keys.schemas';
+import { accountPage } from '../http/account-sections';
 
 /** Where a page asking to make a key comes back to after signing in again. */
-const PROFILE_PAGE = '/admin/profile';
+const PROFILE_PAGE = accountPage('apps');
 
 /** CONTRACT 11: the signed-in user's API keys. Mounted at /auth/api-keys. Making one is a step-up action (CONTRACT 9). */
 export function apiKeysRoutes(container: Container) {

@@ -6,9 +6,10 @@ import { createPasskeysController } from '../controllers/passkeys.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { STRATEGY } from '../sign-in/passport';
 import { PASSKEYS_ENDPOINTS as doc } from '../schemas/passkeys.schemas';
+import { accountPage } from '../http/account-sections';
 
 /** Where a page that started a passkey change comes back to after signing in again. */
-const PROFILE_PAGE = '/admin/profile';
+const PROFILE_PAGE = accountPage('security');
 
 /**
  * CONTRACT 10: passkeys. Mounted at /auth/passkeys. Adding and removing one are step-up actions (CONTRACT 9);

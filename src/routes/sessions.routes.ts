@@ -3,9 +3,10 @@ import { createApiRouter, validated } from '../http/api-router';
 import { createSessionsController } from '../controllers/sessions.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { SESSIONS_ENDPOINTS as doc } from '../schemas/sessions.schemas';
+import { accountPage } from '../http/account-sections';
 
 /** Where a page asking to end a session comes back to after signing in again. */
-const PROFILE_PAGE = '/admin/profile';
+const PROFILE_PAGE = accountPage('sessions');
 
 /** CONTRACT 8: the signed-in user's sessions. Mounted at /auth/sessions. Ending another session is a step-up action (CONTRACT 9). */
 export function sessionsRoutes(container: Container) {

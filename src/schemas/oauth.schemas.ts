@@ -40,13 +40,13 @@ export const OAUTH_ENDPOINTS = {
     description:
       'Query: code and state, or error. The state is consumed once and must come from this browser; the code is exchanged with the ' +
       'PKCE verifier. Outcome rules: an existing link signs its user in; else a provider-verified email of an account links it and ' +
-      'signs in; else a new viewer (the first user ever: admin) while registration is allowed. A linking flow ends at /admin/profile ' +
+      'signs in; else a new viewer (the first user ever: admin) while registration is allowed. A linking flow ends at /admin/profile/security ' +
       'with no new session and no cookies (the browser that started it is already signed in), and mails the owner a notice. ' +
       'Every failure (state, provider error, token, no or unverified email, deactivated user, registration off) is a 302 with ?notice=<code> (src/http/notices.ts) and no cookies.',
     tags,
     params: providerParams,
     responses: {
-      302: 'success: auth_token + csrf_token cookies (SameSite=Lax) and /admin, or the state\'s redirect; a link: /admin/profile with its notice and no cookies; failure: /auth/login with its notice (or /admin/profile when linking)',
+      302: 'success: auth_token + csrf_token cookies (SameSite=Lax) and /admin, or the state\'s redirect; a link: /admin/profile/security with its notice and no cookies; failure: /auth/login with its notice (or /admin/profile/security when linking)',
       404: `"${OAUTH_MESSAGES.unknown}"`,
       429: 'too many requests',
     },
@@ -63,7 +63,7 @@ export const OAUTH_ENDPOINTS = {
     body: providerBody,
     responses: {
       200: { description: 'where to send the browser', schema: z.object({ redirectUrl: z.string() }) },
-      302: 'form post: to the provider (refusals: /admin/profile?notice=<code>)',
+      302: 'form post: to the provider (refusals: /admin/profile/security?notice=<code>)',
       ...unknownOrDisabled,
       401: 'not signed in',
       403: '"Recent sign-in required", with stepUp: true',
@@ -77,7 +77,7 @@ export const OAUTH_ENDPOINTS = {
     body: providerBody,
     responses: {
       200: { description: 'unlinked', schema: z.object({ success: z.literal(true) }) },
-      302: 'form post: /admin/profile?notice=<code>',
+      302: 'form post: /admin/profile/security?notice=<code>',
       400: `"${OAUTH_SERVICE_MESSAGES.lastMethod}" (no password and this is the only link), or validation failed`,
       401: 'not signed in',
       404: 'not linked, or unknown provider',

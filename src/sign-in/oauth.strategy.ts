@@ -12,9 +12,10 @@ import type { OAuthStateStore, StateFailureReason } from '../oauth/oauth-state';
 import type { OAuthProviderName } from '../models/oauth-provider-names';
 import { OAUTH_OUTCOME_MESSAGES, type OAuthRefusal, type OAuthService } from '../services/sign-in-methods/oauth.service';
 import type { SignInFailure } from './sign-in-result';
+import { accountPage } from '../http/account-sections';
 
 /** Where a linking flow ends (CONTRACT 4), and where a failed sign-in callback sends the browser. */
-export const LINK_LANDING = '/admin/profile';
+export const LINK_LANDING = accountPage('security');
 const SIGN_IN_PAGE = '/auth/login';
 
 export const OAUTH_CALLBACK_MESSAGES = {

@@ -70,8 +70,12 @@ describe('account lifecycle pages in a real browser', function () {
     assert.match(await page.getByRole('status').textContent() ?? '', /confirmation link has been sent/);
     await suite.mail.waitFor((m) => m.envelope.to.includes(newEmail));
 
+    await page.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name: 'Your data' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/profile/data');
     await submit(page, 'Delete my account');
     assert.equal(await page.locator('[data-field=confirmDelete] .field-error').textContent(), 'tick the box to confirm');
+    assert.equal(new URL(page.url()).pathname, '/admin/profile/delete', 'the refusal is drawn on the data section');
+    assert.equal(await page.locator('h1').textContent(), 'Your data');
     await screenshot(page, 'profile-delete-unconfirmed');
     await page.getByLabel('I understand that my account is deleted for good').check();
     await submit(page, 'Delete my account');

@@ -38,6 +38,8 @@ describe('admin profile page and a viewer in a real browser', function () {
     const profile = await ctx().models.UserProfile.findByPk(user.id, { rejectOnEmpty: true });
     assert.equal(profile.dateOfBirth, Date.UTC(1906, 11, 9) / 1000);
 
+    await page.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name: 'Security' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/profile/security');
     await page.getByLabel('Current password').fill('wrong password');
     await page.getByLabel('New password').fill('a new secret phrase');
     await submit(page, 'Change password');
@@ -49,7 +51,7 @@ describe('admin profile page and a viewer in a real browser', function () {
     await page.getByLabel('New password').fill('a new secret phrase');
     await submit(page, 'Change password');
     assert.match(await page.getByRole('status').textContent() ?? '', /Password changed/);
-    assert.equal(await page.locator('h1').textContent(), 'Your profile', 'this browser stays signed in');
+    assert.equal(await page.locator('h1').textContent(), 'Security', 'this browser stays signed in');
 
     await submit(page, 'Sign out');
     assert.equal(new URL(page.url()).pathname, '/auth/login');

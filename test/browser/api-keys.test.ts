@@ -7,7 +7,7 @@ import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
 import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
-/** CONTRACT 11's pages: the "API keys" card of /admin/profile and the "Signing keys" card of /admin/settings/security. */
+/** CONTRACT 11's pages: the "API keys" card of /admin/profile/apps and the "Signing keys" card of /admin/settings/security. */
 describe('API keys and signing keys cards in a real browser', function () {
   this.timeout(120_000);
   const suite = browserSuite({ viewport: { width: 1280, height: 900 } });
@@ -25,7 +25,7 @@ describe('API keys and signing keys cards in a real browser', function () {
   it('when a user makes a key with some permissions and an expiry, then it is shown once, works, is listed without it, and Revoke ends it', async () => {
     const { page, server } = suite;
     const user = await makeUser({ role: 'editor' });
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/apps', user.email);
     const keys = card(page, 'API keys');
     assert.match((await keys.textContent()) ?? '', /No API keys yet/);
 
@@ -46,7 +46,7 @@ describe('API keys and signing keys cards in a real browser', function () {
     const published = await request(ctx().app).post('/api/content').set('X-API-Key', key).send({ title: 'x', body: 'y', status: 'published' });
     assert.equal(published.status, 403, 'publish:content was unticked');
 
-    await page.getByRole('link', { name: 'I have copied it' }).click();
+    await Promise.all([page.waitForURL((url) => url.pathname === '/admin/profile/apps'), page.getByRole('link', { name: 'I have copied it' }).click()]);
     const row = card(page, 'API keys').locator('tbody tr');
     assert.equal(await row.count(), 1);
     const text = (await row.textContent()) ?? '';
@@ -62,7 +62,7 @@ describe('API keys and signing keys cards in a real browser', function () {
   it('when the form is sent without a name, then it comes back with the error beside the field and the ticks kept', async () => {
     const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/apps', user.email);
     const keys = card(page, 'API keys');
     await keys.getByLabel('create:content').uncheck();
     await submit(page, 'Create API key');

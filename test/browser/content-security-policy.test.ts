@@ -46,7 +46,7 @@ describe('pages under the Content-Security-Policy in a real browser', function (
     const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin', admin.email);
-    const pages = ['/admin', '/admin/users', '/admin/users/new', `/admin/users/${admin.id}/edit`, '/admin/profile', '/admin/content', '/admin/content/new',
+    const pages = ['/admin', '/admin/users', '/admin/users/new', `/admin/users/${admin.id}/edit`, '/admin/profile', '/admin/profile/security', '/admin/profile/sessions', '/admin/profile/apps', '/admin/profile/data', '/admin/content', '/admin/content/new',
       '/admin/collections', '/admin/activity', '/admin/settings/security', '/admin/plugins', '/admin/plugins/email', '/admin/plugins/oauth-providers'];
     for (const path of pages) {
       const res = await page.goto(`${server.url}${path}`);

@@ -31,7 +31,7 @@ describe('OAuth sign-in and account linking in a real browser', function () {
     const user = await makeUser({ role: 'author' });
     const githubEmail = uniqueEmail('browser-gh');
     stand.as('github', { id: 424_242, login: 'browser-linker', name: 'Browser Linker', emails: [{ email: githubEmail, primary: true, verified: true }] });
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/security', user.email);
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Linked accounts' }) });
     assert.equal(await section.getByText('No sign-in accounts are linked.').count(), 1);
     assert.ok(await page.getByRole('button', { name: 'Link Google', exact: true }).isVisible());
@@ -41,10 +41,10 @@ describe('OAuth sign-in and account linking in a real browser', function () {
     await submit(page, 'Authorize');
     // The callback answers with a page of ours that moves on by itself: a same-site navigation, which carries
     // the SameSite=Strict auth cookie the redirect chain from the provider would not.
-    await page.waitForURL((url) => url.pathname === '/admin/profile');
+    await page.waitForURL((url) => url.pathname === '/admin/profile/security');
 
     const landed = new URL(page.url());
-    assert.equal(`${landed.origin}${landed.pathname}`, `${server.url}/admin/profile`);
+    assert.equal(`${landed.origin}${landed.pathname}`, `${server.url}/admin/profile/security`);
     assert.equal(await page.getByRole('status').textContent(), 'GitHub account linked');
     assert.equal(await section.locator('tbody tr').count(), 1);
     assert.match((await section.locator('tbody tr').textContent()) ?? '', new RegExp(`GitHub\\s*${githubEmail.replace(/[.]/g, '\\.')}`));
@@ -69,7 +69,7 @@ describe('OAuth sign-in and account linking in a real browser', function () {
     await submit(page, 'Authorize');
     assert.equal(new URL(page.url()).pathname, '/admin');
 
-    await page.goto(`${server.url}/admin/profile`);
+    await page.goto(`${server.url}/admin/profile/security`);
     await submit(page, 'Unlink Google');
     assert.equal(await page.getByRole('alert').textContent(), 'Cannot unlink the only authentication method. Set a password first.');
     assert.equal(await page.getByRole('button', { name: 'Unlink Google' }).count(), 1);

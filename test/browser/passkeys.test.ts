@@ -37,7 +37,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     const context = page.context();
     const user = await makeUser({ role: 'author' });
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/security', user.email);
     const card = passkeysCard(page);
     assert.equal(await card.getByText('No passkeys yet.').count(), 1);
 
@@ -57,11 +57,13 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     assert.ok(await button.isVisible());
     await screenshot(page, 'login-passkey');
     await Promise.all([page.waitForURL((url) => url.pathname === '/admin'), button.click()]);
-    await page.goto(`${server.url}/admin/profile`);
+    await page.goto(`${server.url}/admin/profile/security`);
     assert.doesNotMatch((await passkeysCard(page).locator('tbody tr').textContent()) ?? '', /Never/, 'last used is set');
     const session = await ctx().models.Session.findOne({ where: { userId: user.id, method: 'passkey' } });
     assert.ok(session, 'the sign-in is a passkey session');
+    await page.goto(`${server.url}/admin/profile/sessions`);
     assert.ok(await page.locator('section', { has: page.getByRole('heading', { name: 'Sessions' }) }).getByText('by passkey').count());
+    await page.goto(`${server.url}/admin/profile/security`);
 
     await submit(page, 'Remove passkey Work laptop');
     assert.equal(await page.getByRole('status').textContent(), 'Passkey removed. It can no longer sign in.');
@@ -83,7 +85,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     await addVirtualAuthenticator(page);
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/security', user.email);
     await Promise.all([page.waitForURL((url) => url.searchParams.get('notice') === 'passkey_added'), passkeysCard(page).getByRole('button', { name: 'Add a passkey' }).click()]);
     assert.equal(await passkeysCard(page).locator('tbody tr').count(), 1);
     await signOut(page);
@@ -99,7 +101,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     const { secret } = await enrolTotp(ctx().app, await tokenFor(user));
     await addVirtualAuthenticator(page);
     // Adding a passkey is a step-up action; this sign-in is fresh (password, then a TOTP code).
-    await page.goto(`${server.url}/admin/profile`);
+    await page.goto(`${server.url}/admin/profile/security`);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await submit(page, 'Sign in');
@@ -108,7 +110,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     // The next step's code: enrolment spent this step's (a code is accepted once), one step of drift is allowed.
     await page.getByLabel('Code *', { exact: true }).fill(codeFor(secret, 1));
     await submit(page, 'Verify');
-    assert.equal(new URL(page.url()).pathname, '/admin/profile');
+    assert.equal(new URL(page.url()).pathname, '/admin/profile/security');
     await Promise.all([page.waitForURL((url) => url.searchParams.get('notice') === 'passkey_added'), passkeysCard(page).getByRole('button', { name: 'Add a passkey' }).click()]);
 
     await signOut(page);
@@ -133,7 +135,7 @@ describe('passkeys in a real browser (Chromium virtual authenticator)', function
     const { server } = suite;
     const plain = await suite.open({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     const user = await makeUser({ role: 'author' });
-    await signInThrough(plain, server.url, '/admin/profile', user.email);
+    await signInThrough(plain, server.url, '/admin/profile/security', user.email);
     const card = passkeysCard(plain);
     assert.equal(await card.getByRole('button', { name: 'Add a passkey' }).isVisible(), false);
     assert.equal(await card.getByText('Adding a passkey needs JavaScript and a browser that supports passkeys.').isVisible(), true);

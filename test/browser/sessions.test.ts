@@ -8,7 +8,7 @@ import { screenshot, signInThrough, submit } from '../support/admin-browser';
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-/** CONTRACT 8's pages: the Sessions card of /admin/profile and of /admin/users/:id/edit. */
+/** CONTRACT 8's pages: the Sessions card of /admin/profile/sessions and of /admin/users/:id/edit. */
 describe('sessions cards in a real browser', function () {
   this.timeout(120_000);
   const suite = browserSuite({ viewport: { width: 1280, height: 900 } });
@@ -25,7 +25,7 @@ describe('sessions cards in a real browser', function () {
     const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     const phone = await signInElsewhere(user.email);
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/sessions', user.email);
 
     const rows = card(page).locator('tbody tr');
     assert.equal(await rows.count(), 2);
@@ -45,7 +45,7 @@ describe('sessions cards in a real browser', function () {
     const { page, server } = suite;
     const user = await makeUser({ role: 'viewer' });
     const phones = [await signInElsewhere(user.email), await signInElsewhere(user.email)];
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/sessions', user.email);
 
     await submit(page, 'Sign out everywhere else');
 

@@ -16,7 +16,7 @@ describe('two-factor pages in a real browser', function () {
   /** Enrols through the pages: profile card → setup → QR and key → code → recovery codes. */
   async function enrolThroughPages(): Promise<{ secret: string; recoveryCodes: string[] }> {
     const { page, server } = suite;
-    await page.goto(`${server.url}/admin/profile`);
+    await page.goto(`${server.url}/admin/profile/security`);
     await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Set up two-factor authentication' }).click()]);
     assert.equal(new URL(page.url()).pathname, '/admin/profile/two-factor');
     await submit(page, 'Set up two-factor authentication');
@@ -82,7 +82,7 @@ describe('two-factor pages in a real browser', function () {
   it('when a step-up action is posted from an old sign-in, then the prompt asks for the password and comes back to the page, where the action then works', async () => {
     const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
-    await signInThrough(page, server.url, '/admin/profile', user.email);
+    await signInThrough(page, server.url, '/admin/profile/security', user.email);
     // auth_time is whole seconds: 4.5 s later the sign-in is at least 4 s old, past STEP_UP_MAX_AGE (3 s) however the
     // seconds fell (3.5 s could read as 3, still recent, and made this test flaky under load).
     await sleep(4500);
@@ -97,7 +97,7 @@ describe('two-factor pages in a real browser', function () {
     assert.equal(await page.locator('#field-password-error').textContent(), 'is not your password');
     await page.getByLabel('Password').fill(PASSWORD);
     await submit(page, 'Confirm with password');
-    assert.equal(new URL(page.url()).pathname, '/admin/profile');
+    assert.equal(new URL(page.url()).pathname, '/admin/profile/security');
     assert.equal(await page.getByRole('status').first().textContent(), 'Confirmed. You can now repeat what you were doing.');
 
     await page.getByLabel('Current password').fill(PASSWORD);

@@ -46,7 +46,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
   });
 
   describe('POST /auth/oauth/link', () => {
-    it('when a signed-in user links GitHub, then the callback links it to them and lands on /admin/profile with a message, handing out no session', async () => {
+    it('when a signed-in user links GitHub, then the callback links it to them and lands on /admin/profile/security with a message, handing out no session', async () => {
       const user = await makeUser();
       const person = githubPerson(uniqueEmail('other-address'));
       stand.as('github', person);
@@ -56,7 +56,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       assert.ok(link.body.redirectUrl.startsWith(`${stand.url}/github/authorize?`));
       assert.equal(String(bindingCookieOf(link).attributes.samesite).toLowerCase(), 'lax');
       assert.equal(callback.status, 200);
-      assert.equal(landing(callback), '/admin/profile?notice=github_linked');
+      assert.equal(landing(callback), '/admin/profile/security?notice=github_linked');
       assert.equal(setCookies(callback).auth_token, undefined, 'a linking callback never hands out a session');
       const row = await ctx().models.OAuthAccount.findOne({ where: { userId: user.id, provider: 'github' } });
       assert.equal(row?.providerAccountId, String(person.id));
@@ -65,7 +65,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       assert.ok(linked?.ip);
     });
 
-    it('when the provider account is linked to someone else, then the link is refused at /admin/profile?notice= with no cookies', async () => {
+    it('when the provider account is linked to someone else, then the link is refused at /admin/profile/security?notice= with no cookies', async () => {
       const owner = await makeUser();
       const person = githubPerson();
       stand.as('github', person);
@@ -76,7 +76,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       assert.equal(callback.status, 200);
       assert.equal(query(landing(callback), 'error'), 'This GitHub account is already linked to another user.');
-      assert.ok(landing(callback).startsWith('/admin/profile?notice='));
+      assert.ok(landing(callback).startsWith('/admin/profile/security?notice='));
       assert.deepEqual(credentialCookies(callback), []);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: intruder.id } }), 0);
     });
@@ -114,7 +114,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
     });
 
-    it('when the user cancels at the provider during linking, then the browser goes back to /admin/profile with the reason', async () => {
+    it('when the user cancels at the provider during linking, then the browser goes back to /admin/profile/security with the reason', async () => {
       const user = await makeUser();
       const link = await request(ctx().app).post('/auth/oauth/link').set('Authorization', `Bearer ${await tokenFor(user)}`).send({ provider: 'google' });
       const state = new URL(link.body.redirectUrl).searchParams.get('state');
@@ -122,7 +122,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       const res = await request(ctx().app).get(`/auth/oauth/google/callback?error=access_denied&state=${state}`).set('Cookie', bindingCookie(link));
 
       assert.equal(res.status, 200);
-      assert.ok(landing(res).startsWith('/admin/profile?notice='));
+      assert.ok(landing(res).startsWith('/admin/profile/security?notice='));
       assert.match(query(landing(res), 'error') ?? '', /cancelled or failed/);
       assert.deepEqual(credentialCookies(res), []);
     });
@@ -137,7 +137,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const res = await request(ctx().app).get(path).set('Cookie', bindingCookie(link));
 
-      assert.ok(landing(res).startsWith('/admin/profile?notice='));
+      assert.ok(landing(res).startsWith('/admin/profile/security?notice='));
       assert.match(query(landing(res), 'error') ?? '', /Your sessions were ended after this GitHub link was started/);
       assert.deepEqual(credentialCookies(res), []);
       assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id } }), 0);
@@ -268,7 +268,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
       assert.equal((await request(ctx().app).post('/auth/oauth/unlink').send({ provider: 'github' })).status, 401);
     });
 
-    it('when the profile page posts the unlink form, then 302 to /admin/profile with a message, or with the error', async () => {
+    it('when the profile page posts the unlink form, then 302 to /admin/profile/security with a message, or with the error', async () => {
       const user = await makeUser();
       stand.as('github', githubPerson());
       await linkAs(user, 'github');
@@ -276,7 +276,7 @@ describe('OAuth account linking (link, unlink, accounts)', () => {
 
       const ok = await request(ctx().app).post('/auth/oauth/unlink').set('Cookie', cookie).type('form').send({ provider: 'github', _csrf: csrf });
       assert.equal(ok.status, 302);
-      assert.equal(ok.headers.location, '/admin/profile?notice=github_unlinked');
+      assert.equal(ok.headers.location, '/admin/profile/security?notice=github_unlinked');
 
       const again = await request(ctx().app).post('/auth/oauth/unlink').set('Cookie', cookie).type('form').send({ provider: 'github', _csrf: csrf });
       assert.equal(again.status, 302);

@@ -60,10 +60,10 @@ describe('security headers: the Content-Security-Policy (issue 26, finding 8)', 
     assert.deepEqual(other['style-src-attr'], ["'none'"]);
   });
 
-  it('when providers are enabled, then the profile page (whose Link forms are redirected to them) may post to their sign-in origins, and no other page may', async () => {
+  it('when providers are enabled, then the account center pages (Security, whose Link forms are redirected to them, and the card posts that redraw it) may post to their sign-in origins, and no other page may', async () => {
     await configureProviders({ github: PROVIDER, google: { ...PROVIDER, authorizationURL: 'http://127.0.0.1:9/google/authorize' } });
     const user = await signedIn('author');
-    for (const path of ['/admin/profile', '/admin/profile/password']) {
+    for (const path of ['/admin/profile', '/admin/profile/security', '/admin/profile/password']) {
       const res = await request(ctx().app).get(path).set('Cookie', user.cookie);
       assert.deepEqual(directives(res.headers['content-security-policy'])['form-action'], ["'self'", 'https://github.com', 'http://127.0.0.1:9'], path);
     }
@@ -73,7 +73,7 @@ describe('security headers: the Content-Security-Policy (issue 26, finding 8)', 
     }
 
     await configureProviders({ github: { ...PROVIDER, enabled: false } });
-    const off = await request(ctx().app).get('/admin/profile').set('Cookie', user.cookie);
+    const off = await request(ctx().app).get('/admin/profile/security').set('Cookie', user.cookie);
     assert.deepEqual(directives(off.headers['content-security-policy'])['form-action'], ["'self'"], 'a disabled provider is no form target');
   });
 });

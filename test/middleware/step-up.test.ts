@@ -61,7 +61,7 @@ describe('step-up before linking a provider (requireRecentSignIn)', () => {
     assert.equal(res.status, 403);
   });
 
-  it('when the profile page posts the link form with an old sign-in, then the browser is sent to the step-up prompt, which comes back to the profile', async () => {
+  it('when the profile page posts the link form with an old sign-in, then the browser is sent to the step-up prompt, which comes back to Security', async () => {
     const user = await makeUser();
     const session = await request(app).post('/auth/login').send({ email: user.email, password: PASSWORD });
     const csrf = setCookies(session).csrf_token.value;
@@ -69,7 +69,7 @@ describe('step-up before linking a provider (requireRecentSignIn)', () => {
     const oldCookie = `auth_token=${await tokenSignedInAgo(user, STEP_UP_MAX_AGE_SECONDS + 60)}; csrf_token=${csrf}`;
     const stale = await request(app).post('/auth/oauth/link').set('Cookie', oldCookie).type('form').send({ provider: 'github', _csrf: csrf });
     assert.equal(stale.status, 303);
-    assert.equal(stale.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile');
+    assert.equal(stale.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile%2Fsecurity');
 
     const fresh = await request(app)
       .post('/auth/oauth/link')

@@ -145,8 +145,8 @@ describe('passkeys: bad input, IP-address BASE_URL, pages (CONTRACT 10)', () => 
         assert.doesNotMatch(login.text, /passkey/i);
         // Tokens name the BASE_URL they were issued for: sign in on this app.
         const signedIn = await request(ipApp).post('/auth/login').send({ email: user.email, password: PASSWORD }).expect(200);
-        const profile = await request(ipApp).get('/admin/profile').set('Authorization', `Bearer ${signedIn.body.token}`).set('Accept', 'text/html').expect(200);
-        assert.match(profile.text, /Your profile/);
+        const profile = await request(ipApp).get('/admin/profile/security').set('Authorization', `Bearer ${signedIn.body.token}`).set('Accept', 'text/html').expect(200);
+        assert.match(profile.text, /<h1>Security<\/h1>/);
         assert.doesNotMatch(profile.text, /Passkeys<\/h2>|passkeys-profile\.js/);
       });
     }
@@ -170,22 +170,22 @@ describe('passkeys: bad input, IP-address BASE_URL, pages (CONTRACT 10)', () => 
       const creation = (await request(app).post('/auth/passkeys/register/options').set('Authorization', `Bearer ${token}`).expect(200)).body;
       const { passkey } = (await request(app).post('/auth/passkeys/register/verify').set('Authorization', `Bearer ${token}`).send({ response: authenticator.create(creation), name: '<b>Phone</b>' }).expect(201)).body;
       const page = await sessionFor(user as User);
-      const profile = await request(app).get('/admin/profile').set('Cookie', page.cookie).expect(200);
+      const profile = await request(app).get('/admin/profile/security').set('Cookie', page.cookie).expect(200);
       assert.match(profile.text, /&lt;b&gt;Phone&lt;\/b&gt;/, 'the name is escaped');
       assert.match(profile.text, new RegExp(`action="/admin/profile/passkeys/${passkey.id}/remove"`));
 
       const old = await tokenFor(user, { sid: crypto.randomUUID(), authTime: Math.floor(Date.now() / 1000) - 11 * 60 });
       const stale = await request(app).post(`/admin/profile/passkeys/${passkey.id}/remove`).set('Cookie', page.cookie.replace(/auth_token=[^;]+/, `auth_token=${old}`)).type('form').send(formBody({ _csrf: page.csrf }));
       assert.equal(stale.status, 303);
-      assert.equal(location(stale), '/auth/step-up?redirect=%2Fadmin%2Fprofile');
+      assert.equal(location(stale), '/auth/step-up?redirect=%2Fadmin%2Fprofile%2Fsecurity');
       assert.equal(await ctx().models.Passkey.count({ where: { userId: user.id } }), 1);
 
       const removed = await request(app).post(`/admin/profile/passkeys/${passkey.id}/remove`).set('Cookie', page.cookie).type('form').send(formBody({ _csrf: page.csrf }));
       assert.equal(removed.status, 303);
-      assert.equal(location(removed), '/admin/profile?notice=passkey_removed');
+      assert.equal(location(removed), '/admin/profile/security?notice=passkey_removed');
       assert.equal(await ctx().models.Passkey.count({ where: { userId: user.id } }), 0);
       const again = await request(app).post(`/admin/profile/passkeys/${passkey.id}/remove`).set('Cookie', page.cookie).type('form').send(formBody({ _csrf: page.csrf }));
-      assert.equal(location(again), '/admin/profile?notice=passkey_gone');
+      assert.equal(location(again), '/admin/profile/security?notice=passkey_gone');
     });
   });
 });

@@ -102,13 +102,13 @@ describe('step-up (POST /auth/step-up) and security notices', () => {
     const auth = { Authorization: `Bearer ${await oldToken(user)}` };
     const change = await request(app).post('/admin/profile/password').set(auth).set('Accept', 'text/html').type('form').send({ currentPassword: PASSWORD, newPassword: 'a whole new passphrase' });
     assert.equal(change.status, 303);
-    assert.equal(change.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile');
+    assert.equal(change.headers.location, '/auth/step-up?redirect=%2Fadmin%2Fprofile%2Fsecurity');
 
     const prompt = await request(app).get(change.headers.location).set(auth).set('Accept', 'text/html');
     assert.equal(prompt.status, 200);
     assert.match(prompt.text, /name="password"/);
-    assert.match(prompt.text, /name="redirect" value="\/admin\/profile"/);
-    const wrong = await request(app).post('/auth/step-up').set(auth).set('Accept', 'text/html').type('form').send({ password: 'nope', redirect: '/admin/profile' });
+    assert.match(prompt.text, /name="redirect" value="\/admin\/profile\/security"/);
+    const wrong = await request(app).post('/auth/step-up').set(auth).set('Accept', 'text/html').type('form').send({ password: 'nope', redirect: '/admin/profile/security' });
     assert.equal(wrong.status, 400);
     assert.match(wrong.text, /is not your password/);
     const done = await request(app).post('/auth/step-up').set(auth).set('Accept', 'text/html').type('form').send({ password: PASSWORD, redirect: 'https://evil.example/' });
@@ -121,7 +121,8 @@ describe('step-up (POST /auth/step-up) and security notices', () => {
     const token = await tokenFor(user);
     const changed = await request(app).post('/admin/profile/password').set('Authorization', `Bearer ${token}`).set('Accept', 'text/html').type('form').send({ currentPassword: PASSWORD, newPassword: 'another long passphrase 7' });
     assert.equal(changed.status, 303);
-    await sink.waitFor((m) => m.envelope.to.includes(user.email) && m.subject === 'Your password was changed');
+    const notice = await sink.waitFor((m) => m.envelope.to.includes(user.email) && m.subject === 'Your password was changed');
+    assert.match(notice.text, /\/admin\/profile\/security\b/, 'the notice links to the account center section where password, second factor and linked accounts are');
 
     const fresh = await tokenFor(user);
     const { secret } = await enrolTotp(app, fresh);

@@ -6,10 +6,10 @@ import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { emailChangeBody } from '../../schemas/account.schemas';
 import { actorOf } from '../account.controller';
-import { createProfilePageController } from './profile.controller';
+import { accountPage } from '../../http/account-sections';
+import type { AccountCenter } from './account-center';
 import { formFields, lastValue } from './form-input';
 
-const PROFILE = '/admin/profile';
 const MESSAGES = {
   emailNotChanged: 'Your email address was not changed.',
   notDeleted: 'Your account was not deleted.',
@@ -17,21 +17,21 @@ const MESSAGES = {
 } as const;
 
 /**
- * The profile page's account cards (CONTRACT 12) as forms: resend the verification link, change email, delete
- * the account. Each goes through the same service call as the JSON API; a refusal redraws the profile page
- * with the card's own errors (their field names would clash with the password card's).
+ * The account cards (CONTRACT 12) as forms: resend the verification link and change email (on `/admin/profile`),
+ * delete the account (on `/admin/profile/data`). Each goes through the same service call as the JSON API; a
+ * refusal redraws the card's section with the card's own errors (their field names would clash with the
+ * password card's).
  */
-export function createAccountCardsController(container: Container) {
+export function createAccountCardsController(container: Container, center: AccountCenter) {
   const { emailVerification, lifecycle, cookies, sessions } = container;
-  const profilePage = createProfilePageController(container);
 
   const resendVerification: RequestHandler = async (req, res) => {
     await emailVerification.resend(actorOf(req).userId);
-    res.redirect(303, withNotice(PROFILE, 'verification_sent'));
+    res.redirect(303, withNotice(accountPage('profile'), 'verification_sent'));
   };
 
   const redrawEmailChange: FormRedraw = (req: Request, res, failure) =>
-    profilePage.draw(req, res, failure.status, {
+    center.draw('profile', req, res, failure.status, {
       emailChange: { values: keptValues(req.body), errors: failure.errors },
       error: failure.status === 429 ? `${MESSAGES.emailNotChanged} ${failure.error}` : MESSAGES.emailNotChanged,
     });
@@ -39,11 +39,11 @@ export function createAccountCardsController(container: Container) {
   const changeEmail = formPost(async (req, res) => {
     const input = await parseOrThrow(emailChangeBody, formFields(req.body, ['newEmail', 'currentPassword']));
     await lifecycle.requestEmailChange(actorOf(req), input);
-    res.redirect(303, withNotice(PROFILE, 'email_change_requested'));
+    res.redirect(303, withNotice(accountPage('profile'), 'email_change_requested'));
   }, redrawEmailChange);
 
   const redrawDeletion: FormRedraw = (req, res, failure) =>
-    profilePage.draw(req, res, failure.status, { deletion: { errors: failure.errors }, error: failure.status === 409 ? failure.error : MESSAGES.notDeleted });
+    center.draw('data', req, res, failure.status, { deletion: { errors: failure.errors }, error: failure.status === 409 ? failure.error : MESSAGES.notDeleted });
 
   /** After the confirmation box: the account goes, and this browser is signed out. */
   const deleteAccount = formPost(async (req, res) => {

@@ -4,6 +4,7 @@ import { AppError } from '../../http/app-error';
 import { adminAudit } from '../../http/request-context';
 import { formPost, renderForm, type FormRedraw } from '../../http/pages';
 import { withNotice } from '../../http/notices';
+import { accountPage } from '../../http/account-sections';
 import { fieldErrors } from '../../http/validate';
 import { API_KEY_MAX_DAYS, rolePermissions, type ApiKeyView } from '../../services/security/api-key.service';
 import { apiKeyCreate } from '../../schemas/api-keys.schemas';
@@ -24,7 +25,7 @@ function allValues(body: Record<string, unknown>, name: string): string[] {
 }
 
 /**
- * The "API keys" card of /admin/profile (CONTRACT 11): its data for the page, the form that makes a key (a
+ * The "API keys" card of /admin/profile/apps (CONTRACT 11): its data for the page, the form that makes a key (a
  * step-up route) and Revoke. A made key is shown on a page of its own, once, never through a redirect (no
  * secret in a URL); a refused form comes back on that page with its errors and typed values.
  */
@@ -38,7 +39,7 @@ export function createApiKeysCard({ apiKeys }: Container) {
   function page(req: Request, res: Response, status: number, state: Record<string, unknown>): void {
     res.set('Cache-Control', 'no-store');
     renderForm(res, 'admin/api-key', status, {
-      title: 'New API key', card: { list: [], permissions: rolePermissions(self(req).role), maxDays: API_KEY_MAX_DAYS }, created: null, ...state,
+      title: 'New API key', appsPage: accountPage('apps'), card: { list: [], permissions: rolePermissions(self(req).role), maxDays: API_KEY_MAX_DAYS }, created: null, ...state,
     });
   }
 
@@ -60,7 +61,7 @@ export function createApiKeysCard({ apiKeys }: Container) {
 
   const revoke: RequestHandler = async (req, res) => {
     const revoked = await apiKeys.revoke(self(req).id, String(req.params.id), adminAudit(req));
-    res.redirect(303, withNotice('/admin/profile', revoked ? 'api_key_revoked' : 'api_key_gone'));
+    res.redirect(303, withNotice(accountPage('apps'), revoked ? 'api_key_revoked' : 'api_key_gone'));
   };
 
   return { view, create, revoke };

@@ -3,6 +3,7 @@ import type { Container } from '../../container';
 import { adminAudit } from '../../http/request-context';
 import { withNotice } from '../../http/notices';
 import type { PasskeyView } from '../../services/sign-in-methods/passkey.service';
+import { accountPage } from '../../http/account-sections';
 
 /** What views/admin/partials/passkeys.ejs draws: nothing at all while passkeys are unavailable (an IP-address BASE_URL). */
 export interface PasskeysCard {
@@ -10,7 +11,7 @@ export interface PasskeysCard {
   list: PasskeyView[];
 }
 
-/** The "Passkeys" card of /admin/profile (CONTRACT 10): its data for the page, and its Remove form's handler. */
+/** The "Passkeys" card of /admin/profile/security (CONTRACT 10): its data for the page, and its Remove form's handler. */
 export function createPasskeysCard({ passkeys }: Container) {
   const self = (req: Request) => req.user as Express.User;
 
@@ -21,7 +22,7 @@ export function createPasskeysCard({ passkeys }: Container) {
   /** "Remove" beside a passkey (a step-up route: the router asks for a recent sign-in first). */
   const remove: RequestHandler = async (req, res) => {
     const removed = passkeys.available && (await passkeys.remove(self(req), String(req.params.id), adminAudit(req).context));
-    res.redirect(303, withNotice('/admin/profile', removed ? 'passkey_removed' : 'passkey_gone'));
+    res.redirect(303, withNotice(accountPage('security'), removed ? 'passkey_removed' : 'passkey_gone'));
   };
 
   return { view, remove };

@@ -8,6 +8,7 @@ import { parseOrThrow } from '../../http/validate';
 import { ENROLMENT_PAGE } from '../../middleware/two-factor-gate';
 import { confirmBody } from '../../schemas/two-factor.schemas';
 import { enrolling } from '../two-factor.controller';
+import { accountNav } from '../../http/account-sections';
 
 const TITLE = 'Two-factor authentication';
 
@@ -27,7 +28,7 @@ export function createTwoFactorPages(container: Container) {
     const owner = self(req);
     const [current, pending, held] = await Promise.all([twoFactor.status(owner.id), twoFactor.pendingSetup(enrolling(req)), twoFactor.mustEnrol(owner)]);
     const qrSvg = pending ? await qrcode().toString(pending.otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) : null;
-    renderForm(res, 'admin/two-factor', status, { title: TITLE, status: current, setup: pending ? { ...pending, qrSvg } : null, held, recoveryCodes: null, ...state });
+    renderForm(res, 'admin/two-factor', status, { title: TITLE, accountNav: accountNav('security'), status: current, setup: pending ? { ...pending, qrSvg } : null, held, recoveryCodes: null, ...state });
   }
 
   const show: RequestHandler = (req, res) => draw(req, res, 200, {});

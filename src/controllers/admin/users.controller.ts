@@ -52,7 +52,7 @@ function atField(err: unknown, field: (message: string) => string | null): never
 }
 
 /** Pages of /admin/users (`manage:users`): the same user-admin and profile services as /api/users. */
-export function createUsersPageController({ userAdmin, profiles, userSessions, twoFactor }: Container) {
+export function createUsersPageController({ userAdmin, profiles, userSessions, twoFactor, apiKeys, passkeys }: Container) {
   const customFields = visibleFields(profiles.definition.fields);
 
   const list: RequestHandler = async (req, res) => {
@@ -78,10 +78,13 @@ export function createUsersPageController({ userAdmin, profiles, userSessions, t
 
   async function drawEdit(req: Request, res: Response, status: number, state: Record<string, unknown>) {
     const id = req.params.id as string;
-    const [user, profile, sessions, twoFactorStatus] = await Promise.all([userAdmin.get(id), profiles.get(id), userSessions.list(id, req.tokenClaims?.sid), twoFactor.status(id)]);
+    // The Keys group reads the user's API keys and passkeys: listed for the admin to see, managed by their owner.
+    const [user, profile, sessions, twoFactorStatus, userApiKeys, userPasskeys] = await Promise.all([
+      userAdmin.get(id), profiles.get(id), userSessions.list(id, req.tokenClaims?.sid), twoFactor.status(id), apiKeys.list(id), passkeys.available ? passkeys.list(id) : null,
+    ]);
     const values = (state.values as Record<string, unknown> | undefined) ?? { ...profileFormValues(profile), ...user };
     renderForm(res, 'admin/users/edit', status, {
-      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, sessions, twoFactorStatus, ...state, values,
+      title: `Edit ${user.email}`, user, fields: EDIT_USER_FIELDS, profileControls: BUILT_IN_CONTROLS, customFields, sessions, twoFactorStatus, keys: { apiKeys: userApiKeys, passkeys: userPasskeys }, ...state, values,
     });
   }
 

@@ -5,9 +5,10 @@ import { createBackgroundWork } from '../operations/background-work';
 import type { Mailer } from '../operations/mailer';
 import type { RequestContext } from '../../http/request-context';
 import { describeAgent } from '../../util/user-agent';
+import { accountPage } from '../../http/account-sections';
 
 /** Where a notice sends the owner to see and undo what changed (linked accounts, sessions, password). */
-const PROFILE_PATH = '/admin/profile';
+const PROFILE_PATH = accountPage('security');
 
 /**
  * What a service asks to be mailed. The service writes only what it knows (`facts`: which provider account,

@@ -38,17 +38,41 @@ describe('admin profile page', () => {
     assert.equal(location(res), '/auth/login?redirect=%2Fadmin%2Fprofile');
   });
 
-  it('when a viewer opens it, then their details, the password form and the linked-accounts section show', async () => {
+  it('when each account center section is asked for, then signed out it sends to sign-in and back, signed in it is its own page with its link marked current', async () => {
+    const sections = { '/admin/profile': 'Profile', '/admin/profile/security': 'Security', '/admin/profile/sessions': 'Sessions', '/admin/profile/apps': 'Apps and API keys', '/admin/profile/data': 'Your data' };
+    const session = await signedIn('viewer');
+    for (const [path, label] of Object.entries(sections)) {
+      assert.equal(location(await request(app).get(path)), `/auth/login?redirect=${encodeURIComponent(path)}`);
+      const res = await request(app).get(path).set('Cookie', session.cookie);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const marked = [...res.text.matchAll(/<a href="([^"]+)" aria-current="page">([^<]+)<\/a>/g)].map((match) => `${match[1]} ${match[2]}`);
+      assert.deepEqual(marked, ['/admin/profile Profile', `${path} ${label}`], `${path}: the site menu and the section navigation`);
+    }
+  });
+
+  it('when a sessions or API key card posts, then it answers on its own section', async () => {
+    const session = await signedIn('author');
+    assert.equal(location(await post(app, session, '/admin/profile/sessions/revoke-others', {})), '/admin/profile/sessions?notice=sessions_revoked');
+    assert.equal(location(await post(app, session, '/admin/profile/sessions/no-such-session/revoke', {})), '/admin/profile/sessions?notice=session_gone');
+    assert.equal(location(await post(app, session, '/admin/profile/api-keys/no-such-key/revoke', {})), '/admin/profile/apps?notice=api_key_gone');
+  });
+
+  it('when a viewer opens it, then their details show there, and the password form and linked accounts on Security', async () => {
     const session = await signedIn('viewer', { firstName: '<i>Vi</i>' });
     const res = await request(app).get('/admin/profile').set('Cookie', session.cookie);
     assert.equal(res.status, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
     assert.ok(res.text.includes('value="&lt;i&gt;Vi&lt;/i&gt;"'));
-    for (const label of ['Username', 'First name', 'Display name', 'Date of birth', 'Team', 'Preferences', 'Current password', 'New password', 'Linked accounts']) {
+    for (const label of ['Username', 'First name', 'Display name', 'Date of birth', 'Team', 'Preferences', 'New email address']) {
       assert.ok(res.text.includes(label), label);
     }
     assert.ok(!res.text.includes('Internal notes'));
-    assert.match(res.text, /No sign-in accounts are linked/);
+    assert.ok(!res.text.includes('Current password'), 'the password card is on Security');
+    const security = await request(app).get('/admin/profile/security').set('Cookie', session.cookie);
+    assert.equal(security.status, 200);
+    for (const label of ['Current password', 'New password', 'Linked accounts', 'Two-factor authentication']) assert.ok(security.text.includes(label), label);
+    assert.match(security.text, /No sign-in accounts are linked/);
   });
 
   it('when saved, then names and profile change and the hidden field is kept', async () => {
@@ -138,7 +162,7 @@ describe('admin profile page', () => {
 
       const res = await post(app, session, '/admin/profile/password', { currentPassword: PASSWORD, newPassword: 'a brand new password' });
       assert.equal(res.status, 303);
-      assert.equal(location(res), '/admin/profile?notice=password_changed');
+      assert.equal(location(res), '/admin/profile/security?notice=password_changed');
 
       assert.equal((await request(app).get('/auth/me').set('Authorization', `Bearer ${otherDevice}`)).status, 401);
       assert.equal((await request(app).get('/admin/profile').set('Cookie', session.cookie)).status, 302, 'the old cookie is dead too');
