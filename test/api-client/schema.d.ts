@@ -370,7 +370,7 @@ export interface paths {
         };
         /**
          * The provider sends the browser back here
-         * @description Query: code and state, or error. The state is consumed once and must come from this browser; the code is exchanged with the PKCE verifier. Outcome rules: an existing link signs its user in; else a provider-verified email of an account links it and signs in; else a new viewer (the first user ever: admin) while registration is allowed. A linking flow ends at /admin/profile with no new session and no cookies (the browser that started it is already signed in), and mails the owner a notice. Every failure (state, provider error, token, no or unverified email, deactivated user, registration off) is a 302 with ?notice=<code> (src/http/notices.ts) and no cookies.
+         * @description Query: code and state, or error. The state is consumed once and must come from this browser; the code is exchanged with the PKCE verifier. Outcome rules: an existing link signs its user in; else a provider-verified email of an account links it and signs in; else a new viewer (the first user ever: admin) while registration is allowed. A linking flow ends at /admin/profile/security with no new session and no cookies (the browser that started it is already signed in), and mails the owner a notice. Every failure (state, provider error, token, no or unverified email, deactivated user, registration off) is a 302 with ?notice=<code> (src/http/notices.ts) and no cookies.
          */
         get: operations["getAuthOauthByProviderCallback"];
         put?: never;
@@ -2660,7 +2660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description form post: to the provider (refusals: /admin/profile?notice=<code>) */
+            /** @description form post: to the provider (refusals: /admin/profile/security?notice=<code>) */
             302: {
                 headers: {
                     /** @description where the browser goes next */
@@ -2764,7 +2764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description form post: /admin/profile?notice=<code> */
+            /** @description form post: /admin/profile/security?notice=<code> */
             302: {
                 headers: {
                     /** @description where the browser goes next */
@@ -2912,7 +2912,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success: auth_token + csrf_token cookies (SameSite=Lax) and /admin, or the state's redirect; a link: /admin/profile with its notice and no cookies; failure: /auth/login with its notice (or /admin/profile when linking) */
+            /** @description success: auth_token + csrf_token cookies (SameSite=Lax) and /admin, or the state's redirect; a link: /admin/profile/security with its notice and no cookies; failure: /auth/login with its notice (or /admin/profile/security when linking) */
             302: {
                 headers: {
                     /** @description where the browser goes next */
