@@ -8,15 +8,15 @@ describe('activity log API: time range', () => {
     const { user, token } = await createUserWithToken('admin');
     const { models } = ctx();
     const at = (iso: string) => models.ActivityLog.create({ action: 'settings.updated', userId: user.id, email: user.email, ip: null, userAgent: null, details: null, createdAt: new Date(iso) } as never);
-    await at('2020-01-01T09:59:59.999Z');
+    await at('2020-01-01T09:59:59.000Z');
     await at('2020-01-01T10:00:00.000Z');
-    await at('2020-01-01T10:59:59.999Z');
+    await at('2020-01-01T10:59:59.000Z');
     await at('2020-01-01T11:00:00.000Z');
     const get = (query: string) => request(ctx().app).get(`/api/activity-logs?userId=${user.id}${query}`).set('Authorization', `Bearer ${token}`);
 
     const res = await get('&since=2020-01-01T10:00:00Z&until=2020-01-01T11:00:00Z');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.logs.map((l: { createdAt: string }) => l.createdAt), ['2020-01-01T10:59:59.999Z', '2020-01-01T10:00:00.000Z']);
+    assert.deepEqual(res.body.logs.map((l: { createdAt: string }) => l.createdAt), ['2020-01-01T10:59:59.000Z', '2020-01-01T10:00:00.000Z']);
     assert.equal(res.body.total, 2);
     assert.equal((await get('&since=2020-01-01T11:00:00Z')).body.total, 1);
 
