@@ -4,7 +4,8 @@ import { line } from 'd3-shape';
 /** The drawing box of every chart (SVG user units; the stylesheet scales it to the card's width). */
 const WIDTH = 640;
 const HEIGHT = 200;
-const MARGIN = { top: 10, right: 12, bottom: 24, left: 40 };
+// Right: room for half of the last (current hour's or day's) label, centred on the plot's edge.
+const MARGIN = { top: 12, right: 28, bottom: 32, left: 44 };
 
 /** A chart as the view draws it: plain numbers and path strings, no script, no style attributes. */
 export interface Chart {
@@ -25,9 +26,9 @@ function yAxis(max: number) {
 
 const plot = { left: MARGIN.left, right: WIDTH - MARGIN.right, top: MARGIN.top, bottom: HEIGHT - MARGIN.bottom };
 
-/** Every n-th label, so a 30-day axis stays legible. */
+/** Every n-th label counted back from the latest (always shown), so an axis stays legible and evenly spaced. */
 function sparse(labels: string[], every: number, at: (i: number) => number) {
-  return labels.flatMap((label, i) => (i % every === 0 || i === labels.length - 1 ? [{ x: at(i), label }] : []));
+  return labels.flatMap((label, i) => ((labels.length - 1 - i) % every === 0 ? [{ x: at(i), label }] : []));
 }
 
 /** Lines over time (sign-ins by outcome): one path per series from d3-shape's line generator. */
