@@ -5,6 +5,8 @@ import type { Models } from './models';
 import type { KeyValueStore } from './store';
 import { createSettingsService } from './services/operations/settings.service';
 import { createActivityService } from './services/operations/activity.service';
+import { createActivityRollup } from './services/dashboard/activity-rollup';
+import { createDashboardService } from './services/dashboard/dashboard.service';
 import { createTokenService } from './sessions/token.service';
 import { createRevocations } from './sessions/revocations';
 import { createSigningKeys } from './sessions/signing-keys';
@@ -80,7 +82,10 @@ export function createContainer(deps: AppDependencies) {
   // Leaves first: each line uses only what the lines above it built.
   // This app's own registry; process metrics only when /metrics is served (METRICS_TOKEN).
   const metrics = createMetrics({ store, processMetrics: config.metricsToken !== undefined });
-  const activity = createActivityService({ sequelize, models, logger, store });
+  // The activity log counts every row in the dashboard's hourly rollup as it writes it.
+  const activityRollup = createActivityRollup({ sequelize });
+  const activity = createActivityService({ sequelize, models, logger, store, rollup: activityRollup });
+  const dashboard = createDashboardService({ sequelize, models, rollup: activityRollup });
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
   const mailer = createMailer({ config, logger, plugins, metrics });
@@ -168,7 +173,7 @@ export function createContainer(deps: AppDependencies) {
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
-    twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc,
+    twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
   };
 }
 

@@ -3,10 +3,15 @@ import type { Endpoint } from '../http/api-router';
 import { pagingQuery } from '../http/paging';
 import { ACTIVITY_ACTIONS } from '../services/operations/activity.service';
 
+/** A time-range bound: an ISO 8601 instant (`2026-11-28T13:00:00Z`), as the dashboard's links carry. */
+const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time' }).transform((value) => new Date(value));
+
 const listQuery = z.strictObject({
   ...pagingQuery,
   action: z.enum(ACTIVITY_ACTIONS, { message: 'is not a known action' }).optional(),
   userId: z.string().min(1).max(64).optional(),
+  since: instant.optional(),
+  until: instant.optional(),
 });
 const log = z.object({
   id: z.number().int(),
@@ -23,7 +28,7 @@ const logList = z.object({ logs: z.array(log), total: z.number().int() });
 /** The OpenAPI description (and, through its schemas, the validation) of the /api/activity-logs endpoint. */
 export const ACTIVITY_ENDPOINTS = {
   list: {
-    summary: 'The activity log, newest first (filter by action and user)',
+    summary: 'The activity log, newest first (filter by action, user and time range)',
     tags: ['Activity'],
     auth: true,
     apiKey: true,
