@@ -1094,7 +1094,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The activity log, newest first (filter by action and user) */
+        /** The activity log, newest first (filter by action, user and time range) */
         get: operations["getApiActivityLogs"];
         put?: never;
         post?: never;
@@ -7042,6 +7042,8 @@ export interface operations {
                 limit?: number;
                 action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth.consent_granted" | "oauth.consent_revoked" | "oauth.token_reuse_detected";
                 userId?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;
