@@ -13,6 +13,7 @@ import { trackForGracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http/http-server';
 import { createRetention, retentionRules } from './services/operations/retention';
 import { standaloneSigningKeys } from './services/security/signing-key-start';
+import { createProviderKeys } from './services/oidc-provider/provider-keys';
 
 /**
  * V8 lets the old generation grow to up to four times what the last full collection kept before it
@@ -57,7 +58,12 @@ async function main(): Promise<void> {
   const store = await createStore(config.redisUrl, logger);
   // CONTRACT 11: every stored signing key must open under JWT_SECRET (else the start stops, naming the key),
   // and an asymmetric JWT_ALGORITHM gets its first key here rather than at the first sign-in.
-  await standaloneSigningKeys({ config, sequelize, models, store, logger }).prepare().catch(async (err: unknown) => {
+  // The OpenID Provider's RS256 key too (CONTRACT 14): made at the first start, opened under JWT_SECRET at every start.
+  const prepareKeys = async () => {
+    await standaloneSigningKeys({ config, sequelize, models, store, logger }).prepare();
+    await createProviderKeys({ models, jwtSecret: config.jwtSecret }).signingJwk();
+  };
+  await prepareKeys().catch(async (err: unknown) => {
     await Promise.allSettled([store.close(), sequelize.close()]);
     throw err;
   });

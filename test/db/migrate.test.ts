@@ -15,12 +15,17 @@ const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const EXPECTED_TABLES = [
   'activity_logs',
+  'activity_rollups',
   'api_keys',
   'auth_verification',
   'collections',
   'content',
   'email_tokens',
   'oauth_accounts',
+  'oauth_clients',
+  'oauth_consents',
+  'oidc_grants',
+  'oidc_payloads',
   'otp_codes',
   'passkeys',
   'password_reset_tokens',

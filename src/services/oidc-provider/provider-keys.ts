@@ -1,3 +1,4 @@
+import { promisify } from 'node:util';
 import crypto from 'node:crypto';
 import type { Models } from '../../models';
 import { createSealedBox } from '../../credentials/sealed-box';
@@ -13,6 +14,8 @@ export type PrivateJwk = crypto.JsonWebKey & { kid: string; alg: 'RS256'; use: '
  * JWT_ALGORITHM is). Made once, by whichever instance starts first (the primary key decides a race), sealed
  * under a key derived from JWT_SECRET with the kid as associated data, and read by every instance after.
  */
+const generateRsaKeyPair = promisify(crypto.generateKeyPair);
+
 export function createProviderKeys(deps: { models: Models; jwtSecret: string }) {
   const { models } = deps;
   const sealing = createSealedBox({ secret: deps.jwtSecret, salt: 'auth-service', info: 'oidc-provider-keys.v1', layout: 'tag-apart' });
@@ -29,7 +32,8 @@ export function createProviderKeys(deps: { models: Models; jwtSecret: string }) 
   async function signingJwk(): Promise<PrivateJwk> {
     const existing = await models.OidcPayload.findOne({ where: KEY_ROW });
     if (existing) return opened(existing.payload);
-    const pair = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    // Off the event loop: an RSA key takes tens of milliseconds or more to make.
+    const pair = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
     const publicJwk = pair.publicKey.export({ format: 'jwk' });
     const kid = `oidc-${crypto.hash('sha256', JSON.stringify({ e: publicJwk.e, kty: 'RSA', n: publicJwk.n }), 'base64url').slice(0, 22)}`;
     const sealed = sealing.seal(pair.privateKey.export({ format: 'der', type: 'pkcs8' }), kid);
