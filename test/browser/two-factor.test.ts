@@ -10,8 +10,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** CONTRACT 9 pages in Chromium: enrolment with the QR code, the second step of sign-in, the step-up prompt. */
 describe('two-factor pages in a real browser', function () {
   this.timeout(120_000);
-  // A step-up age of 3 seconds, so the prompt can be reached by waiting.
-  const suite = browserSuite({ app: () => buildApp({ env: { STEP_UP_MAX_AGE: '3s' } }) });
+  // A step-up age of 6 seconds (room for the enrolment steps, which are step-up routes, on a loaded host), so the prompt can be reached by waiting.
+  const suite = browserSuite({ app: () => buildApp({ env: { STEP_UP_MAX_AGE: '6s' } }) });
 
   /** Enrols through the pages: profile card → setup → QR and key → code → recovery codes. */
   async function enrolThroughPages(): Promise<{ secret: string; recoveryCodes: string[] }> {
@@ -83,9 +83,9 @@ describe('two-factor pages in a real browser', function () {
     const { page, server } = suite;
     const user = await makeUser({ role: 'author' });
     await signInThrough(page, server.url, '/admin/profile/security', user.email);
-    // auth_time is whole seconds: 4.5 s later the sign-in is at least 4 s old, past STEP_UP_MAX_AGE (3 s) however the
-    // seconds fell (3.5 s could read as 3, still recent, and made this test flaky under load).
-    await sleep(4500);
+    // auth_time is whole seconds: 7.5 s later the sign-in is at least 7 s old, past STEP_UP_MAX_AGE (6 s) however the
+    // seconds fell (6.5 s could read as 6, still recent, and made this test flaky under load).
+    await sleep(7500);
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByLabel('New password').fill('a different long passphrase 9');
     await submit(page, 'Change password');
