@@ -1,6 +1,8 @@
 import path from 'node:path';
 import ejs from 'ejs';
-import type { ProviderPage } from '../services/oidc-provider/provider';
+
+/** A minimal HTML page of the provider's own (an error, the logout question): escaped, no script. */
+export type ProviderPage = (view: 'error' | 'logout' | 'logged-out', locals: Record<string, unknown>) => Promise<string>;
 
 const PROVIDER_PAGE = path.resolve(__dirname, '..', '..', 'views', 'oidc', 'provider-page.ejs');
 

@@ -6,6 +6,7 @@ import type { Models } from '../../models';
 import { createOidcAdapter } from './adapter';
 import { hashClientSecret, OIDC_SCOPES, type OAuthClientService } from './oauth-clients.service';
 import { createProviderKeys, publicJwk, type PrivateJwk } from './provider-keys';
+import type { ProviderPage } from '../../http/provider-page';
 
 /** The provider's endpoints under /oidc; discovery stays at the well-known path clients look at. */
 export const OIDC_ROUTES = {
@@ -83,8 +84,6 @@ export interface GrantConstructor {
 
 export type Account = { accountId: string; claims(): Promise<Record<string, unknown>> };
 
-/** A minimal HTML page of the provider's own (an error, the logout question): escaped, no script. */
-export type ProviderPage = (view: 'error' | 'logout' | 'logged-out', locals: Record<string, unknown>) => Promise<string>;
 
 /**
  * The OpenID Provider of CONTRACT 14: panva's certified oidc-provider, configured rather than rewritten. Its
