@@ -44,6 +44,7 @@ import { createPasswordLogin } from './sign-in/password-login';
 import { createAuthUserRecords } from './sessions/auth-user-records';
 import { createAccountThrottle } from './credentials/account-throttle';
 import { createPasswordCheck } from './credentials/password-check';
+import { createDeviceCookies } from './sign-in/device-cookies';
 import { createAuthenticate } from './sign-in/authenticate';
 import { createSessionStep } from './sign-in/session-step';
 import { createUserService } from './services/accounts/user.service';
@@ -119,7 +120,7 @@ export function createContainer(deps: AppDependencies) {
   const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification, credentials: credentialSet });
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
-  const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
+  const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle, deviceThrottle: createAccountThrottle({ store, logger, name: 'device-throttle' }) });
   const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
   // CONTRACT 9: TOTP and recovery codes.
   const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle });
@@ -154,7 +155,7 @@ export function createContainer(deps: AppDependencies) {
   const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, secondFactors: secondFactor, activity });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices: createDeviceCookies({ secret: config.jwtSecret }), logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
   // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
   // magic-link server session (auth_session) last.
   const guards = createGuards({

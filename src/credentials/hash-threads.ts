@@ -3,6 +3,9 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { startWorkerJobs, type WorkerJobs } from '../util/worker-jobs';
 
+/** The nice value of a hashing thread: below the event loop's (0), never so low that hashing starves under other load. */
+const HASHING_NICE = 5;
+
 /**
  * The code of one hashing thread: PBKDF2 jobs in, keys out, one at a time in arrival order. A thread with
  * jobs waiting takes the next as soon as it finishes one, without waiting for the main thread's event loop.
@@ -11,6 +14,9 @@ import { startWorkerJobs, type WorkerJobs } from '../util/worker-jobs';
 const THREAD_CODE = `
 const { parentPort } = require('node:worker_threads');
 const { pbkdf2Sync } = require('node:crypto');
+// On Linux a thread's nice value is its own: hashing yields the cores to the event loop when both are wanted, so a
+// machine busy hashing still answers its other requests on time (issue 51). Where it cannot be set, nothing changes.
+try { require('node:os').setPriority(0, ${HASHING_NICE}); } catch {}
 parentPort.on('message', (job) => {
   try {
     const key = pbkdf2Sync(job.password, job.salt, job.rounds, job.keyBytes, job.digest);
@@ -125,7 +131,7 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   /** How many threads run now. */
   const size = (): number => threads.length;
 
-  return { derive, stop, size };
+  return { derive, stop, size, count };
 }
 
 export type HashThreads = ReturnType<typeof createHashThreads>;

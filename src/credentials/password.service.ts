@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { normalizePassword } from './password-quality';
-import { createHashThreads, type HashThreads } from './hash-threads';
+import { createHashThreads, type HashThreads, type Pbkdf2Job } from './hash-threads';
+import { createHashQueue, type HashLane, type HashQueue } from './hash-queue';
 
 const DIGEST = 'sha256';
 const SALT_BYTES = 16;
@@ -11,9 +12,28 @@ const PBKDF2_FORMAT = /^pbkdf2:(\d{1,8}):([0-9a-f]{32}):([0-9a-f]{64})$/;
 /** Legacy hashes: unsalted SHA-256 of the password, as bare hex or prefixed `sha256:`. */
 const LEGACY_SHA256_FORMAT = /^(?:sha256:)?([0-9a-f]{64})$/i;
 
-/** One set of hashing threads per process, like libuv's pool: every password service of the process shares it. */
-let shared: HashThreads | undefined;
-const sharedHashThreads = (): HashThreads => (shared ??= createHashThreads());
+/**
+ * An open hash waits at most this long in the hashing queue; beyond it, it is refused at once (503) rather than
+ * queued: under a credential-stuffing flood the queue stays short and a known browser's sign-in stays fast.
+ */
+const MAX_OPEN_WAIT_MS = 1_000;
+
+/** Hashes handed to the threads at once, per thread: the one running and the next, so a thread never idles. */
+const SLOTS_PER_THREAD = 2;
+
+/**
+ * One set of hashing threads per process, like libuv's pool, and one queue in front of it: every password
+ * service of the process shares them (the machine's cores are what they ration).
+ */
+let shared: HashQueue<Pbkdf2Job> | undefined;
+function sharedHashQueue(threads?: HashThreads): HashQueue<Pbkdf2Job> {
+  if (threads) return createHashQueue({ derive: threads.derive, slots: SLOTS_PER_THREAD * threads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
+  if (!shared) {
+    const processThreads = createHashThreads();
+    shared = createHashQueue({ derive: processThreads.derive, slots: SLOTS_PER_THREAD * processThreads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
+  }
+  return shared;
+}
 
 /** Outcome of a password check; `needsRehash` asks the caller to store a fresh hash (legacy or weaker). */
 export interface PasswordCheck {
@@ -32,44 +52,48 @@ export interface PasswordCheck {
  *   stored value (that is simply `ok: false`).
  * - `verifyAgainstDummy(password)` → always `{ ok: false }`, after the same hashing work as a real check,
  *   so an unknown email or a user without a password costs the same time as a wrong password.
+ * - `admits(lane)` → whether a hash in that lane would be taken now (a sign-in asks before any other work).
+ * Each hashing call names its lane (hash-queue.ts); `open` unless the caller knows the browser.
  */
 export function createPasswordService(options: { iterations: number; threads?: HashThreads }) {
   const { iterations } = options;
-  const threads = options.threads ?? sharedHashThreads();
+  const queue = sharedHashQueue(options.threads);
   let dummy: Promise<string> | undefined;
   /**
-   * PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads.
-   * Of the NFKC form, at hashing and at every check alike, so a password signs in however it is spelled.
+   * PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads,
+   * in turn for its lane (hash-queue.ts; a full lane is a 503, nothing hashed). Of the NFKC form, at hashing and at
+   * every check alike, so a password signs in however it is spelled.
    */
-  const derive = (password: string, salt: Buffer, rounds: number): Promise<Buffer> =>
-    threads.derive({ password: normalizePassword(password), salt, rounds, keyBytes: KEY_BYTES, digest: DIGEST });
+  const derive = (password: string, salt: Buffer, rounds: number, lane: HashLane): Promise<Buffer> =>
+    queue.run({ password: normalizePassword(password), salt, rounds, keyBytes: KEY_BYTES, digest: DIGEST }, lane);
 
-  async function hash(password: string): Promise<string> {
+  async function hash(password: string, lane: HashLane = 'open'): Promise<string> {
     const salt = crypto.randomBytes(SALT_BYTES);
-    const key = await derive(password, salt, iterations);
+    const key = await derive(password, salt, iterations, lane);
     return `pbkdf2:${iterations}:${salt.toString('hex')}:${key.toString('hex')}`;
   }
 
-  async function verifyAgainstDummy(password: string): Promise<PasswordCheck> {
-    // A real hash of a random password at the configured cost, made once per process.
-    dummy ??= hash(crypto.randomBytes(16).toString('hex'));
-    await verifyPbkdf2(password, await dummy);
+  async function verifyAgainstDummy(password: string, lane: HashLane = 'open'): Promise<PasswordCheck> {
+    // A real hash of a random password at the configured cost, made once per process (in the priority lane: every
+    // unknown-email check waits on it).
+    dummy ??= hash(crypto.randomBytes(16).toString('hex'), 'known');
+    await verifyPbkdf2(password, await dummy, lane);
     return { ok: false, needsRehash: false };
   }
 
-  async function verifyPbkdf2(password: string, stored: string): Promise<boolean | null> {
+  async function verifyPbkdf2(password: string, stored: string, lane: HashLane): Promise<boolean | null> {
     const match = PBKDF2_FORMAT.exec(stored);
     if (!match) return null;
     const rounds = Number(match[1]);
     if (rounds < 1 || rounds > MAX_ITERATIONS) return null;
     const expected = Buffer.from(match[3], 'hex');
-    const actual = await derive(password, Buffer.from(match[2], 'hex'), rounds);
+    const actual = await derive(password, Buffer.from(match[2], 'hex'), rounds, lane);
     return crypto.timingSafeEqual(actual, expected);
   }
 
-  async function verify(password: string, stored: string | null | undefined): Promise<PasswordCheck> {
-    if (typeof stored !== 'string' || stored === '') return verifyAgainstDummy(password);
-    const pbkdf2Result = await verifyPbkdf2(password, stored);
+  async function verify(password: string, stored: string | null | undefined, lane: HashLane = 'open'): Promise<PasswordCheck> {
+    if (typeof stored !== 'string' || stored === '') return verifyAgainstDummy(password, lane);
+    const pbkdf2Result = await verifyPbkdf2(password, stored, lane);
     if (pbkdf2Result !== null) {
       const rounds = Number(stored.split(':')[1]);
       return { ok: pbkdf2Result, needsRehash: pbkdf2Result && rounds < iterations };
@@ -80,13 +104,13 @@ export function createPasswordService(options: { iterations: number; threads?: H
       const actual = crypto.createHash('sha256').update(password, 'utf8').digest();
       const ok = crypto.timingSafeEqual(actual, expected);
       // A wrong guess costs what it costs for PBKDF2 users (a right one pays for the re-hash instead).
-      if (!ok) return verifyAgainstDummy(password);
+      if (!ok) return verifyAgainstDummy(password, lane);
       return { ok: true, needsRehash: true };
     }
-    return verifyAgainstDummy(password);
+    return verifyAgainstDummy(password, lane);
   }
 
-  return { hash, verify, verifyAgainstDummy };
+  return { hash, verify, verifyAgainstDummy, admits: queue.admits };
 }
 
 export type PasswordService = ReturnType<typeof createPasswordService>;

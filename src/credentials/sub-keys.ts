@@ -11,6 +11,7 @@ export const SUB_KEY_PURPOSES = {
   csrf: 'csrf.v1',
   otpCodes: 'otp-codes.v1',
   passkeyDecoys: 'passkey-decoys.v1',
+  deviceCookies: 'device-cookies.v1',
 } as const;
 
 export type SubKeyPurpose = keyof typeof SUB_KEY_PURPOSES;

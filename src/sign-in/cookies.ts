@@ -3,6 +3,7 @@ import { noStore } from '../http/no-store';
 import { AUTH_COOKIE } from '../sessions/request-token';
 import { CSRF_COOKIE, type Csrf } from '../middleware/csrf';
 import type { IssuedToken } from '../sessions/token.service';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, DEVICE_COOKIE_PATH } from './device-cookies';
 
 /**
  * The session cookies of CONTRACT 3: `auth_token` (HttpOnly) and `csrf_token` (readable by the page),
@@ -30,7 +31,12 @@ export function createAuthCookies(deps: { secure: boolean; csrf: Pick<Csrf, 'iss
     res.clearCookie(CSRF_COOKIE, options(false, 'strict'));
   }
 
-  return { set, clear };
+  /** Gives the browser its device cookie (HttpOnly, sent to the sign-in routes only; it outlives sign-out on purpose). */
+  function device(res: Response, value: string): void {
+    res.cookie(DEVICE_COOKIE, value, { httpOnly: true, secure, sameSite: 'strict', path: DEVICE_COOKIE_PATH, maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS * 1000 });
+  }
+
+  return { set, clear, device };
 }
 
 export type AuthCookies = ReturnType<typeof createAuthCookies>;

@@ -6,9 +6,12 @@ import type { PasswordService } from '../credentials/password.service';
 import { normalizeEmail } from '../services/accounts/user.service';
 import type { PasswordCheckFailure, PasswordChecker } from '../credentials/password-check';
 import type { EmailVerificationService } from '../services/accounts/email-verification.service';
+import type { DeviceCookies } from './device-cookies';
+import { hashQueueFull } from '../credentials/hash-queue';
 
 export type PasswordLoginResult =
-  | { ok: true; user: AuthUser; passwordRehashed: boolean }
+  /** `deviceCookie`: the browser's new device cookie (a right password makes it a known device, issue 51). */
+  | { ok: true; user: AuthUser; passwordRehashed: boolean; deviceCookie: string }
   /** Unknown email, wrong password, deactivated: the reason is for the activity log only; every client sees the same 401. */
   | { ok: false; reason: PasswordCheckFailure; email: string; userId: string | null }
   /** The right password of an unverified account while `requireVerifiedEmail` is on: 403 (CONTRACT 12). */
@@ -26,17 +29,19 @@ export type PasswordLoginResult =
 export function createPasswordLogin(deps: {
   models: Models;
   authUsers: AuthUserRecords;
-  passwords: Pick<PasswordService, 'hash'>;
+  passwords: Pick<PasswordService, 'hash' | 'admits'>;
   checkPassword: PasswordChecker;
   /** Only after the right password: whether an unverified address may sign in (and its new link). */
   verification: Pick<EmailVerificationService, 'passwordSignInAllowed'>;
+  devices: DeviceCookies;
   logger: Logger;
 }) {
-  const { models, authUsers, passwords, checkPassword, logger } = deps;
+  const { models, authUsers, passwords, checkPassword, devices, logger } = deps;
 
   async function upgradeHash(record: AuthUserRecord, password: string): Promise<boolean> {
     try {
-      const fresh = await passwords.hash(password);
+      // The password was just proved: the upgrade waits in the priority lane.
+      const fresh = await passwords.hash(password, 'known');
       const [changed] = await models.User.update(
         { passwordHash: fresh },
         { where: { id: record.user.id, passwordHash: record.passwordHash } },
@@ -49,17 +54,25 @@ export function createPasswordLogin(deps: {
     }
   }
 
-  async function check(rawEmail: string, password: string): Promise<PasswordLoginResult> {
+  /**
+   * `deviceCookie`: what the browser sent as its device cookie, if anything. Whether the hashing queue takes this
+   * sign-in's lane is asked first, before any read: under a flood an unknown browser is refused for the cost of a
+   * request (503 with Retry-After), never of a hash or a query.
+   */
+  async function check(rawEmail: string, password: string, deviceCookie?: unknown): Promise<PasswordLoginResult> {
     const email = normalizeEmail(rawEmail);
+    const device = devices.deviceOf(deviceCookie, email);
+    const admitted = passwords.admits(device ? 'known' : 'open');
+    if (!admitted.ok) throw hashQueueFull(admitted.retryAfterSeconds);
     const record = await authUsers.byEmail(email);
     const userId = record?.user.id ?? null;
-    const result = await checkPassword(email, password, record);
+    const result = await checkPassword(email, password, record, { device });
     if (!result.ok) return { ...result, email, userId };
     // Only a stored hash can match, so a success always has its record.
     const matched = record as AuthUserRecord;
     const passwordRehashed = result.needsRehash ? await upgradeHash(matched, password) : false;
     if (!(await deps.verification.passwordSignInAllowed(matched.user))) return { ok: false, reason: 'email_not_verified', email, userId: matched.user.id };
-    return { ok: true, user: matched.user, passwordRehashed };
+    return { ok: true, user: matched.user, passwordRehashed, deviceCookie: devices.issue(email) };
   }
 
   return { check };

@@ -68,6 +68,8 @@ export function createSessionStep(deps: {
       const extensionName = typeof options.extend === 'string' ? options.extend : info.extension;
       const extend = typeof options.extend === 'function' ? options.extend : extensionName ? extensions[extensionName] : undefined;
 
+      // The first factor was right: the browser is a known device from now on, whatever the second step does.
+      if (info.deviceCookie) cookies.device(res, info.deviceCookie);
       // The second step: no session, no token, no auth cookie yet; the first factor's credential is spent all the same.
       const deferred = secondFactor && !info.secondFactor && info.method
         ? await secondFactor.begin(user, { action, method, details: info.details, redirect: target, ...(extensionName ? { extension: extensionName } : {}) })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -54,6 +55,23 @@ describe('hashing threads (PBKDF2 off the event loop, and under load off libuvâ€
     const keys = await Promise.all(passwords.map((password) => threads.derive(job(password, salt))));
     assert.equal(threads.size(), 2);
     passwords.forEach((password, i) => assert.deepEqual(keys[i], expected(password, salt), password));
+  });
+
+  it('when hashing threads run (Linux), then they run at a lower priority than the event loop (nice 5), the main thread unchanged', async function () {
+    if (process.platform !== 'linux') this.skip();
+    /** The nice value of each of this process's threads (field 19 of /proc/<pid>/task/<tid>/stat). */
+    const niceValues = () =>
+      fs.readdirSync('/proc/self/task').map((tid) => {
+        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+      });
+    threads = createHashThreads({ count: 2 });
+    const salt = crypto.randomBytes(16);
+    await Promise.all(Array.from({ length: 4 }, (_, i) => threads.derive(job(`p-${i}`, salt, 50_000))));
+    assert.equal(threads.size(), 2);
+    const values = niceValues();
+    assert.equal(values.find((t) => t.tid === process.pid)?.nice, 0, 'the event loop keeps its priority');
+    assert.equal(values.filter((t) => t.nice === 5).length, 2, JSON.stringify(values));
   });
 
   it('when a slow hash runs on a thread, then the event loop stays free (a timer fires on time)', async () => {

@@ -20,7 +20,7 @@ function service() {
     sequelize,
     models,
     passwords,
-    checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }) }),
+    checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }), deviceThrottle: createAccountThrottle({ store, logger, name: 'device-throttle' }) }),
     credentials: createCredentialSet({
       sequelize,
       models,

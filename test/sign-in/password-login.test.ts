@@ -7,7 +7,9 @@ import { createPasswordService } from '../../src/credentials/password.service';
 import { createHashThreads, type HashThreads } from '../../src/credentials/hash-threads';
 import { createAuthUserRecords } from '../../src/sessions/auth-user-records';
 import { createAccountThrottle } from '../../src/credentials/account-throttle';
+import { createDeviceCookies } from '../../src/sign-in/device-cookies';
 import { createPasswordCheck } from '../../src/credentials/password-check';
+import { AppError } from '../../src/http/app-error';
 
 /**
  * The hashing threads, counting the PBKDF2 runs handed to them: every run of every service method goes
@@ -35,8 +37,9 @@ describe('password login (the passport-local verify step)', () => {
       models,
       authUsers: createAuthUserRecords(sequelize),
       passwords,
-      checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }) }),
+      checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }), deviceThrottle: createAccountThrottle({ store, logger, name: 'device-throttle' }) }),
       verification: { passwordSignInAllowed: async () => true },
+      devices: createDeviceCookies({ secret: 'device-cookie-test-secret-0123456789' }),
       logger,
     });
     // The dummy hash is made once per process: make it now, so the counts below are the steady state.
@@ -66,5 +69,30 @@ describe('password login (the passport-local verify step)', () => {
       assert.equal(!result.ok && result.reason, reason, label);
       assert.equal(runs, 1, `${label}: PBKDF2 runs`);
     }
+  });
+
+  it('when the hashing queue is full for an unknown browser, then the sign-in is a 503 with Retry-After before any read, reservation or hash', async () => {
+    const { models, sequelize, store } = ctx();
+    const user = await makeUser();
+    let reads = 0;
+    const records = createAuthUserRecords(sequelize);
+    const full = createPasswordLogin({
+      models,
+      authUsers: { ...records, byEmail: (email: string) => ((reads += 1), records.byEmail(email)) },
+      passwords: { ...passwords, admits: (lane) => (lane === 'open' ? { ok: false, retryAfterSeconds: 2 } : { ok: true }) },
+      checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }), deviceThrottle: createAccountThrottle({ store, logger, name: 'device-throttle' }) }),
+      verification: { passwordSignInAllowed: async () => true },
+      devices: createDeviceCookies({ secret: 'device-cookie-test-secret-0123456789' }),
+      logger,
+    });
+    const { runs, result } = await pbkdf2RunsDuring(() => full.check(user.email, PASSWORD).then(() => null, (err: unknown) => err));
+    assert.ok(result instanceof AppError && result.status === 503, String(result));
+    assert.equal(result.options.headers?.['Retry-After'], '2');
+    assert.equal(reads, 0, 'no database read');
+    assert.equal(runs, 0, 'no hash');
+    // The same browser with its device cookie is in the known lane, which still has room.
+    const device = createDeviceCookies({ secret: 'device-cookie-test-secret-0123456789' }).issue(user.email);
+    const known = await full.check(user.email, PASSWORD, device);
+    assert.equal(known.ok, true);
   });
 });
