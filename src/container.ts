@@ -75,6 +75,8 @@ export interface AppDependencies {
   store: KeyValueStore;
   /** Custom profile fields from AUTH_CONFIG (none when absent). */
   profileDefinition?: NormalizedProfileDefinition;
+  /** Whether the process is shutting down (readiness answers 503 then); never, for an app without a server of its own. */
+  isDraining?: () => boolean;
 }
 
 /** The composition root: every service gets its collaborators here, and only here. */

@@ -67,12 +67,17 @@ async function main(): Promise<void> {
     await Promise.allSettled([store.close(), sequelize.close()]);
     throw err;
   });
-  const app = createApp({ config, logger, sequelize, models, store, profileDefinition });
+  let draining = false;
+  const app = createApp({ config, logger, sequelize, models, store, profileDefinition, isDraining: () => draining });
   const retention = createRetention({ rules: retentionRules(models, config), store, logger });
 
   const server = createHttpServer(app);
   const { shutdown } = trackForGracefulShutdown(server, {
     logger,
+    graceMs: config.shutdownGraceMs,
+    onDrain: () => {
+      draining = true;
+    },
     closeResources: async () => {
       // A run in progress ends its batch first: its DELETE needs the database and its lock the store.
       await retention.stop();

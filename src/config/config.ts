@@ -84,6 +84,8 @@ const envSchema = z.object({
     message: 'must be a duration such as 10m, 1h or a number of seconds, from 1s to 24h',
   }),
   REFRESH_REUSE_WINDOW_SECONDS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of seconds from 0 to 600' }).int().min(0).max(600).default(60)),
+  // Issue 51: after SIGTERM, how long connections are still accepted (readiness 503) before the listener closes.
+  SHUTDOWN_GRACE_MS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of milliseconds from 0 to 60000' }).int().min(0).max(60_000).default(3_000)),
   PASSWORD_PBKDF2_ITERATIONS: z.coerce.number().int().min(10_000).max(10_000_000).default(100_000),
   SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
     message: 'must be an smtp:// or smtps:// URL',
@@ -140,6 +142,8 @@ export interface Config {
   /** SESSION_MAX_AGE; undefined means "ask the admin setting, then the default". */
   sessionMaxAge: { value: string; seconds: number } | undefined;
   refreshReuseWindowSeconds: number;
+  /** After SIGTERM: ms of readiness 503 with connections still accepted, before the listener closes. */
+  shutdownGraceMs: number;
   /** STEP_UP_MAX_AGE in seconds (default 10 minutes). */
   stepUpMaxAgeSeconds: number;
   passwordIterations: number;
@@ -202,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtRefreshGraceSeconds: e.JWT_REFRESH_GRACE_SECONDS === undefined ? undefined : Number(e.JWT_REFRESH_GRACE_SECONDS),
     sessionMaxAge: e.SESSION_MAX_AGE ? { value: e.SESSION_MAX_AGE, seconds: parseDurationSeconds(e.SESSION_MAX_AGE) as number } : undefined,
     refreshReuseWindowSeconds: e.REFRESH_REUSE_WINDOW_SECONDS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     stepUpMaxAgeSeconds: e.STEP_UP_MAX_AGE ? (parseDurationSeconds(e.STEP_UP_MAX_AGE) as number) : 600,
     passwordIterations: e.PASSWORD_PBKDF2_ITERATIONS,
     smtpUrl: e.SMTP_URL,

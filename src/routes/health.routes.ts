@@ -18,7 +18,7 @@ const HEALTH_ENDPOINTS = {
 } satisfies Record<string, Endpoint>;
 
 /** Liveness (the process answers) and readiness (its database and key-value store answer); mounted at /health. */
-export function healthRoutes(deps: { sequelize: Sequelize; store: KeyValueStore; docs: ApiDocs }) {
+export function healthRoutes(deps: { sequelize: Sequelize; store: KeyValueStore; docs: ApiDocs; isDraining?: () => boolean }) {
   const api = createApiRouter(deps.docs, '/health');
   const health = createHealthController(deps);
   api.get('/', HEALTH_ENDPOINTS.live, health.live);

@@ -170,6 +170,45 @@ describe('graceful shutdown (the service as a child process)', function () {
     await service.waitForLog((line) => line.msg === 'shutdown complete: connections drained, database and store closed', 1000);
   });
 
+  it('when SIGTERM arrives under load with a grace (issue 51), then readiness is 503 at once, connections keep being accepted and served until the grace ends, none is reset, and it exits 0', async () => {
+    service = await startService({ TRUST_PROXY: 'loopback', PASSWORD_PBKDF2_ITERATIONS: '60000', SHUTDOWN_GRACE_MS: '1500' });
+    const { port, baseUrl } = service;
+    const email = uniqueEmail('grace');
+    const password = 'correct horse battery';
+    const registered = await fetch(`${baseUrl}/auth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': randomIp() },
+      body: JSON.stringify({ email, password }),
+    });
+    assert.equal(registered.status, 201);
+    // Sixty connections opened and sent at once, the signal right behind them: some still wait in the accept queue.
+    const opening = Array.from({ length: 60 }, async () => {
+      const connection = await RawConnection.open(port);
+      return { connection, exchange: connection.send(loginRequest(email, password)) };
+    });
+    service.child.kill('SIGTERM');
+    const first = await Promise.all(opening);
+    await service.waitForLog((line) => line.msg === 'shutting down: readiness 503, still accepting connections for the grace period');
+    assert.equal(listenerState(port), 'listening', 'the listener stays open during the grace');
+    // A connection made during the grace is accepted and served; readiness says the instance is leaving.
+    const ready = await RawConnection.open(port);
+    const readiness = await ready.send('GET /health/ready HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n').response;
+    assert.equal(readiness.status, 503);
+    assert.equal(readiness.headers.connection, 'close');
+    const during = await RawConnection.open(port);
+    const duringLogin = await during.send(loginRequest(email, password)).response;
+    assert.equal(duringLogin.status, 200, duringLogin.body);
+    assert.equal(duringLogin.headers.connection, 'close');
+
+    await service.waitForLog((line) => line.msg === 'shutting down: refusing new connections, draining', 5_000);
+    assert.equal(await connectOutcome(port), 'ECONNREFUSED', 'after the grace, new connections are refused');
+    const responses = await Promise.all(first.map(({ exchange }) => exchange.response));
+    for (const res of responses) assert.equal(res.status, 200, res.body);
+    const closes = await Promise.all([...first.map(({ connection }) => connection), ready, during].map((connection) => connection.closed));
+    assert.deepEqual(closes.filter((close) => close.error), [], 'no connection was reset');
+    assert.equal((await service.exited).code, 0);
+  });
+
   it('when the port is already taken, then the start fails with one line naming the problem, exit 1', async () => {
     service = await startService();
     await assert.rejects(startService({ PORT: String(service.port) }), (err: Error) => {

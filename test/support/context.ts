@@ -71,6 +71,8 @@ function baseEnv(databaseUrl: string, dataDir: string): Record<string, string> {
     BASE_URL: 'http://localhost:3000',
     // The suite's OAuth stand-in, email API and SMTP sink listen on loopback; the refusal tests turn this off.
     ALLOW_PRIVATE_OUTBOUND: 'true',
+    // Service processes the tests stop exit at once; the shutdown tests set a grace of their own.
+    SHUTDOWN_GRACE_MS: '0',
   };
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   return env;
