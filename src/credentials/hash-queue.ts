@@ -9,8 +9,11 @@ import { AppError } from '../http/app-error';
  */
 export type HashLane = 'known' | 'open';
 
-/** The answer when a lane is full: 503 with Retry-After, nothing hashed (the error handler answers it as for any AppError). */
-export const hashQueueFull = (retryAfterSeconds: number) => AppError.serviceUnavailable('Too many sign-ins right now. Please try again shortly.', retryAfterSeconds);
+/**
+ * The answer when a lane is full: nothing hashed, and the same 429 with Retry-After as the per-IP limit and the
+ * account throttle (a 4xx: a flood of them is not a server fault, and fills no log with warnings).
+ */
+export const hashQueueFull = (retryAfterSeconds: number) => AppError.tooManyRequests(retryAfterSeconds);
 
 interface Waiting<J> {
   job: J;
@@ -77,7 +80,7 @@ export function createHashQueue<J>(options: { derive: (job: J) => Promise<Buffer
     if (next) handOut(next);
   }
 
-  /** The key of `job`, hashed in turn for its lane; rejects with a 503 AppError (nothing hashed) when the lane is full. */
+  /** The key of `job`, hashed in turn for its lane; rejects with a 429 AppError (nothing hashed) when the lane is full. */
   function run(job: J, lane: HashLane): Promise<Buffer> {
     const admitted = admits(lane);
     if (!admitted.ok) return Promise.reject(hashQueueFull(admitted.retryAfterSeconds));

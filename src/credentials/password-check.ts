@@ -70,7 +70,7 @@ export function createPasswordCheck(deps: { passwords: Pick<PasswordService, 've
       await clear();
       return { ok: true, needsRehash: result.needsRehash };
     } catch (err) {
-      // Nothing was judged (the hash could not run, or its lane was full: a 503): the attempt goes back.
+      // Nothing was judged (the hash could not run, or its lane was full: a 429): the attempt goes back.
       await attempt.succeeded().catch(() => undefined);
       throw err;
     }

@@ -13,7 +13,7 @@ const PBKDF2_FORMAT = /^pbkdf2:(\d{1,8}):([0-9a-f]{32}):([0-9a-f]{64})$/;
 const LEGACY_SHA256_FORMAT = /^(?:sha256:)?([0-9a-f]{64})$/i;
 
 /**
- * An open hash waits at most this long in the hashing queue; beyond it, it is refused at once (503) rather than
+ * An open hash waits at most this long in the hashing queue; beyond it, it is refused at once (429) rather than
  * queued: under a credential-stuffing flood the queue stays short and a known browser's sign-in stays fast.
  */
 const MAX_OPEN_WAIT_MS = 1_000;
@@ -61,7 +61,7 @@ export function createPasswordService(options: { iterations: number; threads?: H
   let dummy: Promise<string> | undefined;
   /**
    * PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads,
-   * in turn for its lane (hash-queue.ts; a full lane is a 503, nothing hashed). Of the NFKC form, at hashing and at
+   * in turn for its lane (hash-queue.ts; a full lane is a 429, nothing hashed). Of the NFKC form, at hashing and at
    * every check alike, so a password signs in however it is spelled.
    */
   const derive = (password: string, salt: Buffer, rounds: number, lane: HashLane): Promise<Buffer> =>

@@ -9,7 +9,7 @@ import { DEVICE_COOKIE } from './device-cookies';
  * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a
  * deactivated account are one failure (the same 401); the reason goes only to the activity row. An email
  * with too many recent failures gets 429 (account throttle); a machine whose hashing queue is full for this
- * browser's lane, 503 (issue 51). The browser's device cookie goes in; a right password hands a new one to the
+ * browser's lane, 429 too (issue 51). The browser's device cookie goes in; a right password hands a new one to the
  * session step, which sets it.
  */
 export function createLocalStrategy(login: PasswordLogin) {

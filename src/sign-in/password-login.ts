@@ -57,7 +57,7 @@ export function createPasswordLogin(deps: {
   /**
    * `deviceCookie`: what the browser sent as its device cookie, if anything. Whether the hashing queue takes this
    * sign-in's lane is asked first, before any read: under a flood an unknown browser is refused for the cost of a
-   * request (503 with Retry-After), never of a hash or a query.
+   * request (429 with Retry-After), never of a hash or a query.
    */
   async function check(rawEmail: string, password: string, deviceCookie?: unknown): Promise<PasswordLoginResult> {
     const email = normalizeEmail(rawEmail);

@@ -40,7 +40,7 @@ describe('hashing queue (issue 51: known browsers first, open lane bounded)', ()
     assert.deepEqual(queue.admits('open'), { ok: false, retryAfterSeconds: 1 });
     const refused = await queue.run('open-refused', 'open').then(() => null, (err: unknown) => err);
     assert.ok(refused instanceof AppError);
-    assert.equal(refused.status, 503);
+    assert.equal(refused.status, 429);
     assert.equal(refused.options.headers?.['Retry-After'], '1');
     assert.ok(!threads.started.includes('open-refused'));
     assert.ok(queue.admits('known').ok, 'a known browser is still taken');
@@ -57,7 +57,7 @@ describe('hashing queue (issue 51: known browsers first, open lane bounded)', ()
     const taken = Array.from({ length: 257 }, (_, i) => queue.run(`known-${i}`, 'known'));
     assert.equal(queue.waiting().known, 256);
     const refused = await queue.run('known-over', 'known').then(() => null, (err: unknown) => err);
-    assert.ok(refused instanceof AppError && refused.status === 503);
+    assert.ok(refused instanceof AppError && refused.status === 429);
     for (let i = 0; i < 257; i++) await threads.finishOne();
     assert.equal((await Promise.all(taken)).length, 257);
   });

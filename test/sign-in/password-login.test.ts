@@ -71,7 +71,7 @@ describe('password login (the passport-local verify step)', () => {
     }
   });
 
-  it('when the hashing queue is full for an unknown browser, then the sign-in is a 503 with Retry-After before any read, reservation or hash', async () => {
+  it('when the hashing queue is full for an unknown browser, then the sign-in is a 429 with Retry-After before any read, reservation or hash', async () => {
     const { models, sequelize, store } = ctx();
     const user = await makeUser();
     let reads = 0;
@@ -86,7 +86,7 @@ describe('password login (the passport-local verify step)', () => {
       logger,
     });
     const { runs, result } = await pbkdf2RunsDuring(() => full.check(user.email, PASSWORD).then(() => null, (err: unknown) => err));
-    assert.ok(result instanceof AppError && result.status === 503, String(result));
+    assert.ok(result instanceof AppError && result.status === 429, String(result));
     assert.equal(result.options.headers?.['Retry-After'], '2');
     assert.equal(reads, 0, 'no database read');
     assert.equal(runs, 0, 'no hash');
