@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { startWorkerJobs, type WorkerJobs } from '../util/worker-jobs';
 
 /** The nice value of a hashing thread: below the event loop's (0), never so low that hashing starves under other load. */
-const HASHING_NICE = 5;
+const HASHING_NICE = 10;
 
 /**
  * The code of one hashing thread: PBKDF2 jobs in, keys out, one at a time in arrival order. A thread with
