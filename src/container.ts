@@ -157,7 +157,8 @@ export function createContainer(deps: AppDependencies) {
   const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, secondFactors: secondFactor, activity });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices: createDeviceCookies({ secret: config.jwtSecret }), logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
+  const devices = createDeviceCookies({ secret: config.jwtSecret });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
   // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
   // magic-link server session (auth_session) last.
   const guards = createGuards({
@@ -166,7 +167,7 @@ export function createContainer(deps: AppDependencies) {
   });
   const authenticate = createAuthenticate({ passport, activity, metrics });
   // 'server-session' by name: a magic-link sign-in's second step runs it on the verify route.
-  const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, extensions: { 'server-session': sessions.begin } });
+  const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, devices, extensions: { 'server-session': sessions.begin } });
   const adminPages = createAdminPages({ guards });
   // CONTRACT 14: the OpenID Provider, its registered applications and the consent users give them.
   const oauthClients = createOAuthClientService({ sequelize, models, activity });

@@ -9,14 +9,13 @@ import { DEVICE_COOKIE } from './device-cookies';
  * passport-local over `email` + `password` from the validated body. Unknown email, wrong password and a
  * deactivated account are one failure (the same 401); the reason goes only to the activity row. An email
  * with too many recent failures gets 429 (account throttle); a machine whose hashing queue is full for this
- * browser's lane, 429 too (issue 51). The browser's device cookie goes in; a right password hands a new one to the
- * session step, which sets it.
+ * browser's lane, 429 too (issue 51). The browser's device cookie goes in (the session step gives a new one).
  */
 export function createLocalStrategy(login: PasswordLogin) {
   return new LocalStrategy({ usernameField: 'email', passwordField: 'password', session: false, passReqToCallback: true }, (req, email, password, done) => {
     login.check(email, password, (req.cookies as Record<string, string> | undefined)?.[DEVICE_COOKIE]).then((result) => {
       if (result.ok) {
-        const info: SignInInfo = { method: 'password', details: result.passwordRehashed ? { passwordRehashed: true } : {}, deviceCookie: result.deviceCookie };
+        const info: SignInInfo = { method: 'password', details: result.passwordRehashed ? { passwordRehashed: true } : {} };
         // passport forwards the third argument untouched: it is the session step's SignInInfo, not a message.
         return done(null, result.user, info as unknown as IVerifyOptions);
       }

@@ -10,8 +10,7 @@ import type { DeviceCookies } from './device-cookies';
 import { hashQueueFull } from '../credentials/hash-queue';
 
 export type PasswordLoginResult =
-  /** `deviceCookie`: the browser's new device cookie (a right password makes it a known device, issue 51). */
-  | { ok: true; user: AuthUser; passwordRehashed: boolean; deviceCookie: string }
+  | { ok: true; user: AuthUser; passwordRehashed: boolean }
   /** Unknown email, wrong password, deactivated: the reason is for the activity log only; every client sees the same 401. */
   | { ok: false; reason: PasswordCheckFailure; email: string; userId: string | null }
   /** The right password of an unverified account while `requireVerifiedEmail` is on: 403 (CONTRACT 12). */
@@ -33,7 +32,7 @@ export function createPasswordLogin(deps: {
   checkPassword: PasswordChecker;
   /** Only after the right password: whether an unverified address may sign in (and its new link). */
   verification: Pick<EmailVerificationService, 'passwordSignInAllowed'>;
-  devices: DeviceCookies;
+  devices: Pick<DeviceCookies, 'deviceOf'>;
   logger: Logger;
 }) {
   const { models, authUsers, passwords, checkPassword, devices, logger } = deps;
@@ -72,7 +71,7 @@ export function createPasswordLogin(deps: {
     const matched = record as AuthUserRecord;
     const passwordRehashed = result.needsRehash ? await upgradeHash(matched, password) : false;
     if (!(await deps.verification.passwordSignInAllowed(matched.user))) return { ok: false, reason: 'email_not_verified', email, userId: matched.user.id };
-    return { ok: true, user: matched.user, passwordRehashed, deviceCookie: devices.issue(email) };
+    return { ok: true, user: matched.user, passwordRehashed };
   }
 
   return { check };

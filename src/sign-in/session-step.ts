@@ -11,6 +11,8 @@ import { safeRedirect } from '../http/safe-redirect';
 import { wantsPage } from '../http/pages';
 import type { Metrics } from '../metrics/metrics';
 import type { SecondFactor } from './second-factor';
+import type { DeviceCookies } from './device-cookies';
+import { normalizeEmail } from '../util/account-text';
 
 /** Where a page request lands after signing in, unless it carried a same-origin `redirect`. */
 export const AFTER_SIGN_IN = '/admin';
@@ -52,8 +54,10 @@ export function createSessionStep(deps: {
    */
   secondFactor?: Pick<SecondFactor, 'begin' | 'respond'>;
   extensions?: SessionExtensions;
+  /** Device cookies (issue 51): a password sign-in's browser is a known device from then on. */
+  devices?: Pick<DeviceCookies, 'issue'>;
 }) {
-  const { tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, extensions = {} } = deps;
+  const { tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, devices, extensions = {} } = deps;
 
   return function issueSession(action: ActivityAction, options: SessionStepOptions & { extend?: SessionExtension | string } = {}): RequestHandler {
     return async (req, res) => {
@@ -68,8 +72,6 @@ export function createSessionStep(deps: {
       const extensionName = typeof options.extend === 'string' ? options.extend : info.extension;
       const extend = typeof options.extend === 'function' ? options.extend : extensionName ? extensions[extensionName] : undefined;
 
-      // The first factor was right: the browser is a known device from now on, whatever the second step does.
-      if (info.deviceCookie) cookies.device(res, info.deviceCookie);
       // The second step: no session, no token, no auth cookie yet; the first factor's credential is spent all the same.
       const deferred = secondFactor && !info.secondFactor && info.method
         ? await secondFactor.begin(user, { action, method, details: info.details, redirect: target, ...(extensionName ? { extension: extensionName } : {}) })
@@ -100,6 +102,8 @@ export function createSessionStep(deps: {
       // Before any cookie is set: a method whose extension fails signs nobody in.
       if (extend) await extend(req, issued);
       cookies.set(res, issued, options.sameSite);
+      // A sign-in that began with the password (second step or not) makes this browser a known device (issue 51).
+      if (devices && (method === 'password' || method.startsWith('password+'))) cookies.device(res, devices.issue(normalizeEmail(user.email)));
       metrics?.signIn(method, 'success');
       metrics?.sessions.created.inc();
       const details = { ...(info.method ? { method: info.method } : {}), ...info.details };

@@ -24,8 +24,6 @@ export interface SignInInfo {
   action?: ActivityAction;
   /** A named session extension to run (the one the first step would have run before the second step deferred it). */
   extension?: string;
-  /** A device cookie to give the browser (a right password: it is a known device from now on, issue 51). */
-  deviceCookie?: string;
 }
 
 /** What a strategy hands to `this.fail`: the public answer, and the activity row that records it. */

@@ -65,13 +65,15 @@ describe('hashing threads (PBKDF2 off the event loop, and under load off libuvâ€
         const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
         return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
       });
+    const before = new Set(niceValues().map((t) => t.tid));
     threads = createHashThreads({ count: 2 });
     const salt = crypto.randomBytes(16);
     await Promise.all(Array.from({ length: 4 }, (_, i) => threads.derive(job(`p-${i}`, salt, 50_000))));
     assert.equal(threads.size(), 2);
     const values = niceValues();
     assert.equal(values.find((t) => t.tid === process.pid)?.nice, 0, 'the event loop keeps its priority');
-    assert.equal(values.filter((t) => t.nice === 10).length, 2, JSON.stringify(values));
+    // The two threads started here (a worker brings a few helper threads of its own, which keep the process's value).
+    assert.equal(values.filter((t) => !before.has(t.tid) && t.nice === 10).length, 2, JSON.stringify(values));
   });
 
   it('when a slow hash runs on a thread, then the event loop stays free (a timer fires on time)', async () => {
