@@ -25,6 +25,14 @@ function report(r) {
   if (r.login) add('logins ÷ the bare passport-local login floor, same rounds', r.login.ratioToFloor.toFixed(2), '≥ 1.0', yes(r.login.ratioToFloor, r.login.ratioToFloor >= 1.0));
   if (r.underLoad) add('p99 /auth/me at 100 req/s under login load', `${r.underLoad.p99} ms`, '≤ 25 ms', yes(r.underLoad.p99, r.underLoad.p99 <= 25));
   if (r.underLoad?.floorP99 !== undefined) add('… ÷ the same probe against the bare login floor', r.underLoad.ratioToFloor.toFixed(2), '≤ 1.25', yes(r.underLoad.ratioToFloor, r.underLoad.ratioToFloor <= 1.25));
+  if (r.flood) {
+    const f = r.flood;
+    add(`flood ${f.floodPerSecond}/s for ${f.floodSeconds} s: known browsers' sign-ins ok`, f.signInsOk, '≥ 99 %', yes(f.signInsOkShare, f.signInsOkShare >= 0.99));
+    add('… their p99', `${f.signInP99} ms`, '≤ 1000 ms', yes(f.signInP99, f.signInP99 <= 1000));
+    add('… /auth/me p99 ÷ quiet', `${f.meRatio.toFixed(2)} (${f.meP99} / ${f.quiet.meP99} ms)`, '≤ 2', yes(f.meRatio, f.meRatio <= 2));
+    add('… answers 5xx; refusals with Retry-After', `${f.fiveXX}; ${f.refusedWithRetryAfter ? 'yes' : 'no'}`, '0; yes', f.fiveXX === 0 && f.refusedWithRetryAfter);
+    add('… RSS peak (bounded: every queue has a limit)', `${f.rssPeakMiB} MiB`, '–', NaN);
+  }
   if (r.memory) {
     add('RSS idle', `${r.memory.idleMiB.toFixed(0)} MiB`, '≤ 90 MiB', yes(r.memory.idleMiB, r.memory.idleMiB <= 90));
     add('RSS peak, 50 connections of /auth/me', `${r.memory.peakMiB.toFixed(0)} MiB`, '≤ 150 MiB', yes(r.memory.peakMiB, r.memory.peakMiB <= 150));

@@ -3,6 +3,7 @@ import http from 'node:http';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createHttpServer } from '../../src/http/http-server';
+import { ctx } from '../support/context';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { createUserWithToken } from '../support/users';
 import { PASSWORD, cookieHeader, makeUser } from '../support/auth';
@@ -96,5 +97,33 @@ describe('the service HTTP server (request and response objects of one fixed sha
     assert.equal((await request(server).get('/auth/me').set('Authorization', `Bearer ${token}`)).status, 200);
     await settled();
     assert.ok(added.includes('user') && added.includes('tokenClaims'), `a plain request gains properties: ${added.join(', ')}`);
+  });
+});
+
+describe('the service HTTP server: idle keep-alive connections', () => {
+  it('when a client reuses a connection after 6 s of quiet, then it is answered (Node’s 5 s default would have closed it under the client)', async function () {
+    this.timeout(20_000);
+    const server = createHttpServer(ctx().app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number | undefined; reused: boolean }>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/health', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      assert.equal((await get()).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const again = await get();
+      assert.deepEqual(again, { status: 200, reused: true });
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
