@@ -40,7 +40,9 @@ export const oauthClientCreate = z.strictObject({
 });
 
 /** A change: any of the fields but `public`, which decides whether a secret exists and so cannot change. */
-export const oauthClientUpdate = z.strictObject({ ...clientFields, name: clientFields.name.optional(), redirectUris: uriList.min(1).optional() });
+export const oauthClientUpdate = z
+  .strictObject({ ...clientFields, name: clientFields.name.optional(), redirectUris: uriList.min(1).optional() })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { message: 'name at least one field to change' });
 
 const client = z.object({
   clientId: z.string(),
@@ -63,7 +65,7 @@ const connectedApp = z.object({
 });
 
 const tags = ['OpenID Provider'];
-const stepUp = { 403: '"Insufficient permissions", or "Recent sign-in required" with stepUp: true' };
+const stepUp = { 403: '"Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token' };
 const denials = { 401: 'not signed in', 403: 'Insufficient permissions' };
 const notFound = { 404: 'Application not found' };
 

@@ -8071,7 +8071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description "Insufficient permissions", or "Recent sign-in required" with stepUp: true */
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,7 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description "Insufficient permissions", or "Recent sign-in required" with stepUp: true */
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8325,7 +8325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description "Insufficient permissions", or "Recent sign-in required" with stepUp: true */
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8427,7 +8427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description "Insufficient permissions", or "Recent sign-in required" with stepUp: true */
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -104,6 +104,9 @@ describe('OpenID Provider applications API (/api/oauth-clients)', () => {
     const publicChange = await request(ctx().app).patch('/api/oauth-clients/anything').set(auth).send({ public: true });
     assert.equal(publicChange.status, 400);
     assert.equal(publicChange.body.errors.public, 'unknown field');
+    const empty = await request(ctx().app).patch('/api/oauth-clients/anything').set(auth).send({});
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.errors._, 'name at least one field to change');
   });
 
   it('when an application is changed, then only the sent fields change and oauth_client.updated names them; an unknown id is 404', async () => {
