@@ -51,7 +51,7 @@ describe('OpenID Provider applications page in a real browser', function () {
     await screenshot(page, 'admin-settings-applications');
   });
 
-  it('when a redirect URI breaks the rule, then the form comes back with the line named beside the field and the typed values kept', async () => {
+  it('when a redirect URI breaks the rule, then the form comes back with the line named beside the field and the typed values kept; corrected as a public application, it is added without a secret', async () => {
     const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, PAGE, admin.email);
@@ -69,6 +69,17 @@ describe('OpenID Provider applications page in a real browser', function () {
     assert.equal(await ctx().models.OAuthClient.count(), before);
     await assertAccessible(page, 'applications page with errors');
     await screenshot(page, 'admin-settings-applications-errors');
+
+    // Corrected as a public (native) application: no secret to show, so the answer is its edit page.
+    await card(page, 'Add an application').getByLabel('Redirect URIs *', { exact: true }).fill('com.example.broken:/callback');
+    await card(page, 'Add an application').getByLabel('Public application (no secret)').check();
+    await submit(page, 'Add application');
+    assert.equal(await page.getByRole('status').textContent(), 'Application added. It is public: it has no secret, and signs in with PKCE alone.');
+    assert.match((await page.textContent('main')) ?? '', /Public \(PKCE only, no secret\)/);
+    assert.equal(await page.getByRole('button', { name: 'New secret' }).count(), 0);
+    const made = await ctx().models.OAuthClient.findOne({ where: { name: 'Broken app' }, rejectOnEmpty: true });
+    assert.equal(made.secretHash, null);
+    assert.equal(new URL(page.url()).pathname, `${PAGE}/${made.clientId}`);
   });
 
   it('when an admin edits an application, gives it a new secret and deletes it, then each shows its outcome and the row follows', async () => {
