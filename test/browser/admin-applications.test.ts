@@ -21,6 +21,7 @@ describe('OpenID Provider applications page in a real browser', function () {
     const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, PAGE, admin.email);
+    assert.equal(await page.locator('header nav a[aria-current="page"]').textContent(), 'Settings', 'the site menu marks Settings');
     await assertAccessible(page, 'applications page');
 
     const name = `Wiki ${Date.now()}`;
