@@ -47,6 +47,25 @@ describe('connected applications (/auth/connected-apps)', function () {
     assert.equal((logged?.details as Record<string, unknown>).clientId, wiki.clientId);
   });
 
+  it('when a first-party application signed the user in (no consent asked), then it is listed with the scopes of its grant, and removing it ends its tokens', async () => {
+    const user = await makeUser();
+    const intranet = await registerClient({ redirectUri, firstParty: true });
+    const client = await relyingParty(provider.base, { ...intranet, redirectUri });
+    const tokens = await connectThroughPages(provider.base, client, { email: user.email, redirectUri });
+    assert.equal(await ctx().models.OAuthConsent.count({ where: { userId: user.id } }), 0, 'no consent was asked');
+    const auth = { Authorization: `Bearer ${await tokenFor(user)}` };
+
+    const listed = await request(ctx().app).get('/auth/connected-apps').set(auth);
+    assert.equal(listed.body.apps.length, 1);
+    assert.equal(listed.body.apps[0].clientId, intranet.clientId);
+    assert.ok(listed.body.apps[0].scopes.includes('openid'), JSON.stringify(listed.body.apps[0]));
+
+    assert.equal((await request(ctx().app).delete(`/auth/connected-apps/${intranet.clientId}`).set(auth)).status, 204);
+    assert.deepEqual((await request(ctx().app).get('/auth/connected-apps').set(auth)).body, { apps: [] });
+    await assert.rejects(client.userinfo(tokens.access_token as string), /invalid_token/);
+    assert.equal((await request(ctx().app).delete(`/auth/connected-apps/${intranet.clientId}`).set(auth)).status, 404, 'nothing left to remove');
+  });
+
   it('when the application is not one the user connected (or another user\'s), then 404, and nothing of the other user changes', async () => {
     const owner = await makeUser();
     const stranger = await makeUser();
