@@ -6,7 +6,7 @@ import { formPost, keptValues, renderForm, type FormRedraw } from '../../http/pa
 import { withNotice } from '../../http/notices';
 import { fieldErrors } from '../../http/validate';
 import { oauthClientCreate, oauthClientUpdate } from '../../schemas/oauth-clients.schemas';
-import { OIDC_GRANT_TYPES, OIDC_SCOPES, type ClientView } from '../../services/oidc-provider/oauth-clients.service';
+import { CLIENT_DEFAULTS, OIDC_GRANT_TYPES, OIDC_SCOPES, type ClientView } from '../../services/oidc-provider/oauth-clients.service';
 import { checkbox, formFields, lastValue } from './form-input';
 import { APPLICATIONS_PAGE } from '../../routes/oauth-clients.routes';
 
@@ -72,8 +72,6 @@ function formValues(source: ClientView | Record<string, unknown>): Record<string
   };
 }
 
-const NEW_DEFAULTS = { allowedScopes: [...OIDC_SCOPES], grantTypes: ['authorization_code', 'refresh_token'], public: false, firstParty: false };
-
 /**
  * `/admin/settings/applications` (CONTRACT 14): the OpenID Provider's registered applications, listed, added,
  * changed and deleted through the same service and schemas as `/api/oauth-clients`. A secret is shown on the
@@ -83,7 +81,7 @@ export function createApplicationsPage({ oauthClients }: Container) {
   const choices = { scopes: OIDC_SCOPES, grantTypes: OIDC_GRANT_TYPES };
 
   async function drawList(res: Response, status: number, state: { values?: Record<string, unknown>; errors?: Record<string, string>; error?: string | null }) {
-    renderForm(res, VIEWS.list, status, { title: MESSAGES.listTitle, clients: await oauthClients.list(), choices, ...state, values: state.values ?? NEW_DEFAULTS });
+    renderForm(res, VIEWS.list, status, { title: MESSAGES.listTitle, clients: await oauthClients.list(), choices, ...state, values: state.values ?? CLIENT_DEFAULTS });
   }
 
   async function drawEdit(req: Request, res: Response, status: number, state: { values?: Record<string, unknown>; errors?: Record<string, string>; error?: string | null }) {
@@ -130,9 +128,10 @@ export function createApplicationsPage({ oauthClients }: Container) {
     (req, res, failure) => drawEdit(req, res, failure.status, { errors: failure.errors, error: MESSAGES.notDeleted }),
   );
 
+  // Refused (a public application has no secret): the edit page as stored, with the reason.
   const rotateSecret = formPost(async (req, res) => {
     showSecret(res, await oauthClients.rotateSecret(String(req.params.id), adminAudit(req)), 'New secret');
-  }, redrawEdit);
+  }, (req, res, failure) => drawEdit(req, res, failure.status, { error: failure.error }));
 
   return { list, edit, create, save, remove, rotateSecret };
 }
