@@ -24,6 +24,7 @@ import { magicLinkRoutes } from './routes/magic-link.routes';
 import { sessionsRoutes, userSessionsRoutes } from './routes/sessions.routes';
 import { apiKeysRoutes, userApiKeysRoutes } from './routes/api-keys.routes';
 import { signingKeysRoutes, wellKnownRoutes } from './routes/signing-keys.routes';
+import { connectedAppsRoutes, oauthClientsRoutes } from './routes/oauth-clients.routes';
 import { oauthRoutes } from './routes/oauth.routes';
 import { twoFactorRoutes, userTwoFactorRoutes } from './routes/two-factor.routes';
 import { passkeyBrowserBundle, passkeySecondStepRoutes, passkeysRoutes } from './routes/passkeys.routes';
@@ -90,6 +91,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth/oauth', oauthRoutes(container));
   app.use('/auth/sessions', sessionsRoutes(container));
   app.use('/auth/api-keys', apiKeysRoutes(container));
+  app.use('/auth/connected-apps', connectedAppsRoutes(container));
   app.use('/auth', twoFactorRoutes(container));
   app.use('/auth', accountRoutes(container));
   app.use('/auth/passkeys', passkeysRoutes(container));
@@ -106,6 +108,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', pluginsRoutes(container));
   app.use('/api', settingsRoutes(container));
   app.use('/api', signingKeysRoutes(container));
+  app.use('/api', oauthClientsRoutes(container));
   app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));

@@ -4,8 +4,8 @@ import { extractToken } from '../sessions/request-token';
 import { requestContext } from '../http/request-context';
 import { INTERACTION_PATH } from '../services/oidc-provider/provider';
 
-/** The scopes in words, as the consent page names them. */
-const SCOPE_WORDS: Record<string, string> = {
+/** The scopes in words, as the consent page names them (and the account center's connected applications). */
+export const SCOPE_WORDS: Record<string, string> = {
   openid: 'Know who you are (your account id)',
   profile: 'See your name and username',
   email: 'See your email address and whether it is verified',

@@ -10,6 +10,8 @@ export interface AdminNavItem {
   href: string;
   label: string;
   permission: Permission | null;
+  /** The pages the entry stands for, when more than its own address's (Settings: every /admin/settings page). */
+  section?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { href: '/admin/content', label: 'Content', permission: 'create:content' },
   { href: '/admin/collections', label: 'Collections', permission: 'manage:collections' },
   { href: '/admin/activity', label: 'Activity', permission: 'view:activity-logs' },
-  { href: '/admin/settings/security', label: 'Settings', permission: 'manage:settings' },
+  { href: '/admin/settings/security', label: 'Settings', permission: 'manage:settings', section: '/admin/settings' },
   { href: '/admin/plugins', label: 'Plugins', permission: 'manage:plugins' },
   { href: '/admin/profile', label: 'Profile', permission: null },
 ];
@@ -30,7 +32,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
 export function navFor(role: string, currentPath: string) {
   return ADMIN_NAV.filter((item) => item.permission === null || can(role, item.permission)).map((item) => ({
     ...item,
-    current: currentPath === item.href || currentPath.startsWith(`${item.href}/`),
+    current: currentPath === item.href || currentPath.startsWith(`${item.section ?? item.href}/`),
   }));
 }
 

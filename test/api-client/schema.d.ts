@@ -467,6 +467,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/connected-apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The applications you let sign you in, with what you allowed each */
+        get: operations["getAuthConnectedApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/connected-apps/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take back what you allowed an application: its tokens end and it must ask again */
+        delete: operations["deleteAuthConnectedAppsByClientId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/2fa/totp/setup": {
         parameters: {
             query?: never;
@@ -1185,6 +1219,60 @@ export interface paths {
         put?: never;
         /** Make a new signing key, used at once by every instance; older keys verify until their tokens are past */
         post: operations["postApiSettingsKeysRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The registered applications, oldest first (never a secret) */
+        get: operations["getApiOauthClients"];
+        put?: never;
+        /** Register an application (a confidential one gets its secret, shown this once) */
+        post: operations["postApiOauthClients"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth-clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One registered application (never its secret) */
+        get: operations["getApiOauthClientsById"];
+        put?: never;
+        post?: never;
+        /** Remove an application: every grant, consent and token it holds ends at once */
+        delete: operations["deleteApiOauthClientsById"];
+        options?: never;
+        head?: never;
+        /** Change an application; what is not sent is kept */
+        patch: operations["patchApiOauthClientsById"];
+        trace?: never;
+    };
+    "/api/oauth-clients/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret for a confidential application, shown this once; the old one stops at once */
+        post: operations["postApiOauthClientsByIdSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3381,6 +3469,136 @@ export interface operations {
                 };
             };
             /** @description no live key of yours has that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthConnectedApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description your connected applications, latest consent first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apps: {
+                            clientId: string;
+                            name: string;
+                            /** @description what the user allowed it */
+                            scopes: string[];
+                            /** @description ISO 8601: the latest consent */
+                            grantedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description a NUL character in the URL or the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed with an API key (this operation takes none) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAuthConnectedAppsByClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid CSRF token (authenticated by cookie without the X-CSRF-Token header or _csrf field); Not allowed with an API key (this operation takes none) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description you have not connected that application */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7693,6 +7911,533 @@ export interface operations {
             };
             /** @description JWT_ALGORITHM is HS256: tokens are signed with JWT_SECRET, which the environment holds */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiOauthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clients: {
+                            clientId: string;
+                            name: string;
+                            redirectUris: string[];
+                            postLogoutRedirectUris: string[];
+                            public: boolean;
+                            firstParty: boolean;
+                            allowedScopes: ("openid" | "profile" | "email" | "offline_access")[];
+                            grantTypes: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                            /** @description ISO 8601 */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description a NUL character in the URL or the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiOauthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description shown to users on the consent page and in their connected applications */
+                    name: string;
+                    redirectUris: string[];
+                    /** @description where end_session may send the browser back to; same rule as redirectUris */
+                    postLogoutRedirectUris?: string[];
+                    /** @description trusted: its users are never asked for consent; default false */
+                    firstParty?: boolean;
+                    /** @description default all of openid, profile, email, offline_access */
+                    allowedScopes?: ("openid" | "profile" | "email" | "offline_access")[];
+                    /** @description default authorization_code and refresh_token; client_credentials only for a confidential client */
+                    grantTypes?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                    /** @description a native or single-page application without a secret (PKCE alone); default false; fixed once made */
+                    public?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the application, and its secret unless public */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: {
+                            clientId: string;
+                            name: string;
+                            redirectUris: string[];
+                            postLogoutRedirectUris: string[];
+                            public: boolean;
+                            firstParty: boolean;
+                            allowedScopes: ("openid" | "profile" | "email" | "offline_access")[];
+                            grantTypes: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                            /** @description ISO 8601 */
+                            updatedAt: string;
+                        };
+                        /** @description the secret itself (cs_…): shown this once, stored hashed, never shown again */
+                        clientSecret?: string;
+                    };
+                };
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiOauthClientsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: {
+                            clientId: string;
+                            name: string;
+                            redirectUris: string[];
+                            postLogoutRedirectUris: string[];
+                            public: boolean;
+                            firstParty: boolean;
+                            allowedScopes: ("openid" | "profile" | "email" | "offline_access")[];
+                            grantTypes: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                            /** @description ISO 8601 */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiOauthClientsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiOauthClientsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description shown to users on the consent page and in their connected applications */
+                    name?: string;
+                    redirectUris?: string[];
+                    /** @description where end_session may send the browser back to; same rule as redirectUris */
+                    postLogoutRedirectUris?: string[];
+                    /** @description trusted: its users are never asked for consent; default false */
+                    firstParty?: boolean;
+                    /** @description default all of openid, profile, email, offline_access */
+                    allowedScopes?: ("openid" | "profile" | "email" | "offline_access")[];
+                    /** @description default authorization_code and refresh_token; client_credentials only for a confidential client */
+                    grantTypes?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                };
+            };
+        };
+        responses: {
+            /** @description the application as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: {
+                            clientId: string;
+                            name: string;
+                            redirectUris: string[];
+                            postLogoutRedirectUris: string[];
+                            public: boolean;
+                            firstParty: boolean;
+                            allowedScopes: ("openid" | "profile" | "email" | "offline_access")[];
+                            grantTypes: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                            /** @description ISO 8601 */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Application not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiOauthClientsByIdSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the application and its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: {
+                            clientId: string;
+                            name: string;
+                            redirectUris: string[];
+                            postLogoutRedirectUris: string[];
+                            public: boolean;
+                            firstParty: boolean;
+                            allowedScopes: ("openid" | "profile" | "email" | "offline_access")[];
+                            grantTypes: ("authorization_code" | "refresh_token" | "client_credentials")[];
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                            /** @description ISO 8601 */
+                            updatedAt: string;
+                        };
+                        /** @description the secret itself (cs_…): shown this once, stored hashed, never shown again */
+                        clientSecret: string;
+                    };
+                };
+            };
+            /** @description A public client has no secret */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description "Insufficient permissions", "Recent sign-in required" with stepUp: true, "Not allowed with an API key", or a refused CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Application not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

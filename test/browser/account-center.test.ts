@@ -14,7 +14,7 @@ const SECTIONS = [
   { path: '/admin/profile', link: 'Profile', h1: 'Your profile', cards: ['Your details', 'Change email'] },
   { path: '/admin/profile/security', link: 'Security', h1: 'Security', cards: ['Change password', 'Two-factor authentication', 'Passkeys', 'Linked accounts'] },
   { path: '/admin/profile/sessions', link: 'Sessions', h1: 'Sessions', cards: ['Sessions'] },
-  { path: '/admin/profile/apps', link: 'Apps and API keys', h1: 'Apps and API keys', cards: ['API keys'] },
+  { path: '/admin/profile/apps', link: 'Apps and API keys', h1: 'Apps and API keys', cards: ['Connected applications', 'API keys'] },
   { path: '/admin/profile/data', link: 'Your data', h1: 'Your data', cards: ['Download your data', 'Danger zone'] },
 ];
 

@@ -80,3 +80,39 @@ export async function relyingParty(base: string, client: { clientId: string; cli
 }
 
 export { generators };
+
+/**
+ * Runs authorize → sign-in page → consent (Allow) → the application's redirect URI with a CookieBrowser, and
+ * answers the callback URL with what the code exchange needs.
+ */
+export async function authorizeThroughPages(browser: CookieBrowser, base: string, client: Client, options: { email: string; redirectUri: string; params?: Record<string, string> }) {
+  const verifier = generators.codeVerifier();
+  const state = generators.state();
+  const nonce = generators.nonce();
+  const url = client.authorizationUrl({ scope: 'openid profile email offline_access', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', state, nonce, ...options.params });
+  let step = await browser.follow(url, base);
+  let consentShown = false;
+  for (let round = 0; round < 6 && step.url.startsWith(base); round++) {
+    const html = await step.res.text();
+    if (step.url.includes('/auth/login')) {
+      step = await browser.follow(await signInThroughPage(browser, base, step.url, options.email), base);
+    } else if (html.includes('http-equiv="refresh"')) {
+      step = await browser.follow(/url=([^"]+)"/.exec(html)?.[1]?.replace(/^/, base) as string, base);
+    } else if (html.includes('name="decision"')) {
+      consentShown = true;
+      const action = /action="([^"]+)"/.exec(html)?.[1] as string;
+      const csrf = /name="_csrf" value="([^"]*)"/.exec(html)?.[1] as string;
+      step = await browser.follow(`${base}${action}`, base, { form: { decision: 'allow', _csrf: csrf } });
+    } else {
+      assert.fail(`unexpected page at ${step.url}: ${step.res.status} ${html.slice(0, 300)}`);
+    }
+  }
+  assert.ok(step.url.startsWith(options.redirectUri), `ended at ${step.url}`);
+  return { callbackUrl: step.url, verifier, state, nonce, consentShown };
+}
+
+/** The whole code flow with consent asked (offline_access needs prompt=consent): the application's tokens. */
+export async function connectThroughPages(base: string, client: Client, options: { email: string; redirectUri: string }) {
+  const run = await authorizeThroughPages(new CookieBrowser(), base, client, { ...options, params: { prompt: 'consent' } });
+  return client.callback(options.redirectUri, client.callbackParams(run.callbackUrl), { code_verifier: run.verifier, state: run.state, nonce: run.nonce });
+}

@@ -6,6 +6,7 @@ import { NAME_MAX_LENGTH, PASSWORD_LENGTH, USERNAME_LENGTH } from '../../util/ac
 import { BUILT_IN_CONTROLS, profileFormValues, visibleFields, type PageField } from './profile-page-fields';
 import { createPasskeysCard } from './passkeys-card';
 import { createApiKeysCard } from './api-keys-card';
+import { createConnectedAppsCard } from './connected-apps-card';
 
 const NAME_FIELDS: readonly PageField[] = [
   { name: 'username', label: 'Username', type: 'text', autocomplete: 'username', required: true, minlength: USERNAME_LENGTH.min, maxlength: USERNAME_LENGTH.max },
@@ -31,6 +32,7 @@ export function createAccountCenter(container: Container) {
   const customFields = visibleFields(profiles.definition.fields);
   const passkeysCard = createPasskeysCard(container);
   const apiKeysCard = createApiKeysCard(container);
+  const connectedAppsCard = createConnectedAppsCard(container);
   const owner = (req: Request) => req.user as Express.User;
 
   /** What each section's cards are drawn with; `values` is the details form's, and a redraw may bring its own. */
@@ -44,7 +46,10 @@ export function createAccountCenter(container: Container) {
       return { passwordFields: PASSWORD_FIELDS, twoFactorStatus, passkeys, linked };
     },
     sessions: async (req) => ({ sessions: await userSessions.list(owner(req).id, req.tokenClaims?.sid) }),
-    apps: async (req) => ({ apiKeys: await apiKeysCard.view(owner(req)) }),
+    apps: async (req) => {
+      const [connectedApps, apiKeys] = await Promise.all([connectedAppsCard.view(owner(req).id), apiKeysCard.view(owner(req))]);
+      return { connectedApps, apiKeys };
+    },
     data: async () => ({}),
   };
 

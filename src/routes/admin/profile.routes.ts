@@ -6,6 +6,7 @@ import { requireRecentSignIn } from '../../middleware/step-up';
 import { accountPage } from '../../http/account-sections';
 import { createPasskeysCard } from '../../controllers/admin/passkeys-card';
 import { createApiKeysCard } from '../../controllers/admin/api-keys-card';
+import { createConnectedAppsCard } from '../../controllers/admin/connected-apps-card';
 
 /**
  * The account center (CONTRACT 6): every signed-in user's own pages (a viewer's only admin pages), one per
@@ -41,6 +42,8 @@ export function profilePageRoutes(container: Container): Router {
   // Making an API key is a step-up action (CONTRACT 9); revoking one only takes power away.
   router.post('/profile/api-keys', ...signedIn, recent.apps, apiKeys.create);
   router.post('/profile/api-keys/:id/revoke', ...signedIn, apiKeys.revoke);
+  // Removing a connected application only takes power away, like revoking a key: no step-up.
+  router.post('/profile/connected-apps/:clientId/remove', ...signedIn, createConnectedAppsCard(container).remove);
   router.get('/profile/data', ...signedIn, center.show('data'));
   return router;
 }

@@ -5,8 +5,10 @@ import { createSecuritySettingsPage } from '../../controllers/admin/security-set
 import { createSigningKeysCard } from '../../controllers/admin/signing-keys-card';
 import { requireRecentSignIn } from '../../middleware/step-up';
 import { SETTINGS_PAGE } from '../settings.routes';
+import { createApplicationsPage } from '../../controllers/admin/applications.controller';
+import { APPLICATIONS_PAGE } from '../oauth-clients.routes';
 
-/** `/admin/settings/*`: the security settings page, behind `manage:settings` (CONTRACT 6); its changes are step-up actions (CONTRACT 9). */
+/** `/admin/settings/*`: the security settings page and the OpenID Provider's applications, behind `manage:settings` (CONTRACT 6); its changes are step-up actions (CONTRACT 9). */
 export function settingsPageRoutes(container: Container): Router {
   const { page } = container.adminPages;
   const security = createSecuritySettingsPage(container);
@@ -16,5 +18,15 @@ export function settingsPageRoutes(container: Container): Router {
   router.get('/settings/security', ...page('manage:settings'), security.show);
   router.post('/settings/security', ...page('manage:settings'), recent, formPost(security.save, security.redraw));
   router.post('/settings/keys/rotate', ...page('manage:settings'), recent, createSigningKeysCard(container).rotate);
+
+  // The OpenID Provider's applications (CONTRACT 14): every change is a step-up action, as on /api/oauth-clients.
+  const applications = createApplicationsPage(container);
+  const recentForApps = requireRecentSignIn({ returnTo: APPLICATIONS_PAGE });
+  router.get('/settings/applications', ...page('manage:settings'), applications.list);
+  router.post('/settings/applications', ...page('manage:settings'), recentForApps, applications.create);
+  router.get('/settings/applications/:id', ...page('manage:settings'), applications.edit);
+  router.post('/settings/applications/:id', ...page('manage:settings'), recentForApps, applications.save);
+  router.post('/settings/applications/:id/delete', ...page('manage:settings'), recentForApps, applications.remove);
+  router.post('/settings/applications/:id/secret', ...page('manage:settings'), recentForApps, applications.rotateSecret);
   return router;
 }

@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import { Op, type Sequelize } from 'sequelize';
 import type { Models } from '../../models';
 import type { ActivityService } from '../operations/activity.service';
 import type { RequestContext } from '../../http/request-context';
@@ -42,13 +42,37 @@ export function createOidcConsentService(deps: { sequelize: Sequelize; models: M
     await activity.record({ action: 'oauth.consent_granted', userId, email: entry.email, details: { clientId, scopes: entry.scopes } }, context);
   }
 
+  /**
+   * The applications the user let sign them in: every consent, and every live grant of an application that asked
+   * none (a first-party one), so each application holding the user's tokens is listed and can be removed. A
+   * grant-only application's scopes are those its latest grant holds.
+   */
   async function connectedApps(userId: string): Promise<ConnectedApp[]> {
-    const consents = await models.OAuthConsent.findAll({ where: { userId }, order: [['updatedAt', 'DESC']] });
-    const clients = await models.OAuthClient.findAll({ where: { clientId: consents.map((consent) => consent.clientId) } });
+    const [consents, grants] = await Promise.all([
+      models.OAuthConsent.findAll({ where: { userId } }),
+      models.OidcGrant.findAll({ attributes: ['grantId', 'clientId', 'createdAt'], where: { userId } }),
+    ]);
+    const consented = new Set(consents.map((consent) => consent.clientId));
+    const unasked = grants.filter((grant) => !consented.has(grant.clientId));
+    const [clients, grantRows] = await Promise.all([
+      models.OAuthClient.findAll({ where: { clientId: [...new Set([...consented, ...unasked.map((grant) => grant.clientId)])] } }),
+      unasked.length ? models.OidcPayload.findAll({ where: { model: 'Grant', id: unasked.map((grant) => grant.grantId), [Op.or]: [{ expiresAt: null }, { expiresAt: { [Op.gt]: new Date() } }] } }) : [],
+    ]);
     const names = new Map(clients.map((client) => [client.clientId, client.name]));
-    return consents.filter((consent) => names.has(consent.clientId)).map((consent) => ({
-      clientId: consent.clientId, name: names.get(consent.clientId) as string, scopes: scopesOf(consent.scope), grantedAt: consent.updatedAt,
-    }));
+    const apps = new Map<string, ConnectedApp>();
+    for (const consent of consents) apps.set(consent.clientId, { clientId: consent.clientId, name: '', scopes: scopesOf(consent.scope), grantedAt: consent.updatedAt });
+    const liveGrants = new Map(grantRows.map((row) => [row.id, row]));
+    for (const grant of unasked) {
+      const row = liveGrants.get(grant.grantId);
+      const earlier = apps.get(grant.clientId);
+      if (!row || (earlier && earlier.grantedAt >= grant.createdAt)) continue;
+      const scope = (JSON.parse(row.payload) as { openid?: { scope?: string } }).openid?.scope ?? '';
+      apps.set(grant.clientId, { clientId: grant.clientId, name: '', scopes: scopesOf(scope), grantedAt: grant.createdAt });
+    }
+    return [...apps.values()]
+      .filter((app) => names.has(app.clientId))
+      .map((app) => ({ ...app, name: names.get(app.clientId) as string }))
+      .sort((a, b) => b.grantedAt.getTime() - a.grantedAt.getTime());
   }
 
   /** Forgets the consent and ends every grant and token of the application for the user. */
@@ -57,7 +81,8 @@ export function createOidcConsentService(deps: { sequelize: Sequelize; models: M
       const grants = await models.OidcGrant.findAll({ attributes: ['grantId'], where: { userId: user.id, clientId }, transaction });
       await destroyGrants(models, grants.map((grant) => grant.grantId), { transaction });
       await models.OidcGrant.destroy({ where: { userId: user.id, clientId }, transaction });
-      return models.OAuthConsent.destroy({ where: { userId: user.id, clientId }, transaction });
+      // A first-party application holds grants without a consent: ending those is a removal too.
+      return grants.length + (await models.OAuthConsent.destroy({ where: { userId: user.id, clientId }, transaction }));
     });
     if (removed === 0) throw AppError.notFound();
     await activity.record({ action: 'oauth.consent_revoked', userId: user.id, email: user.email, details: { clientId } }, context);

@@ -10,6 +10,14 @@ import { destroyGrants } from './adapter';
 export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 export const OIDC_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 
+/** What a new application gets for what its registration leaves out (the settings page's form starts from these). */
+export const CLIENT_DEFAULTS = {
+  public: false,
+  firstParty: false,
+  allowedScopes: [...OIDC_SCOPES] as string[],
+  grantTypes: ['authorization_code', 'refresh_token'] as string[],
+} as const;
+
 const MESSAGES = {
   notFound: 'Application not found',
   publicCredentials: 'client_credentials needs a confidential client',
@@ -95,7 +103,7 @@ export function createOAuthClientService(deps: { sequelize: Sequelize; models: M
   }
 
   async function create(input: ClientInput, audit: AdminAudit): Promise<{ client: ClientView; clientSecret?: string }> {
-    const isPublic = input.public ?? false;
+    const isPublic = input.public ?? CLIENT_DEFAULTS.public;
     checked(input, isPublic);
     const secret = isPublic ? undefined : newSecret();
     const row = await models.OAuthClient.create({
@@ -105,9 +113,9 @@ export function createOAuthClientService(deps: { sequelize: Sequelize; models: M
       redirectUris: input.redirectUris,
       postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
       public: isPublic,
-      firstParty: input.firstParty ?? false,
-      allowedScopes: input.allowedScopes ?? [...OIDC_SCOPES],
-      grantTypes: input.grantTypes ?? ['authorization_code', 'refresh_token'],
+      firstParty: input.firstParty ?? CLIENT_DEFAULTS.firstParty,
+      allowedScopes: input.allowedScopes ?? [...CLIENT_DEFAULTS.allowedScopes],
+      grantTypes: input.grantTypes ?? [...CLIENT_DEFAULTS.grantTypes],
     });
     await activity.record({ action: 'oauth_client.created', userId: audit.actor.id, email: audit.actor.email, details: { clientId: row.clientId, name: row.name } }, audit.context);
     return { client: presentClient(row), ...(secret ? { clientSecret: secret } : {}) };
