@@ -168,7 +168,7 @@ export function createContainer(deps: AppDependencies) {
   // CONTRACT 14: the OpenID Provider, its registered applications and the consent users give them.
   const oauthClients = createOAuthClientService({ sequelize, models, activity });
   const oidcConsent = createOidcConsentService({ sequelize, models, activity });
-  const oidc = createOidcProvider({ config, models, clients: oauthClients, page: renderProviderPage });
+  const oidc = createOidcProvider({ config, models, clients: oauthClients, page: renderProviderPage, activity });
 
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,

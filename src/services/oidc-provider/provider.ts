@@ -3,10 +3,13 @@ import { Op } from 'sequelize';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../config/config';
 import type { Models } from '../../models';
-import { createOidcAdapter } from './adapter';
+import { createOidcAdapter, destroyGrants } from './adapter';
 import { hashClientSecret, OIDC_SCOPES, type OAuthClientService } from './oauth-clients.service';
 import { createProviderKeys, publicJwk, type PrivateJwk } from './provider-keys';
 import type { ProviderPage } from '../../http/provider-page';
+import type { ActivityService } from '../operations/activity.service';
+import type { RequestContext } from '../../http/request-context';
+import { jsonEtag, notModified } from '../../http/conditional-get';
 
 /** The provider's endpoints under /oidc; discovery stays at the well-known path clients look at. */
 export const OIDC_ROUTES = {
@@ -59,6 +62,20 @@ export interface OidcProviderInstance {
   Grant: GrantConstructor;
   Client: { prototype: { compareClientSecret(this: { clientSecret: string }, actual: string): boolean } };
   on(event: string, listener: (...args: any[]) => void): void; // eslint-disable-line @typescript-eslint/no-explicit-any
+  use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
+}
+
+interface CheckConstructor {
+  new (reason: string, description: string, check: (ctx: ProviderContext) => Promise<boolean> | boolean): unknown;
+  REQUEST_PROMPT: boolean;
+  NO_NEED_TO_PROMPT: boolean;
+}
+
+/** What the service takes from oidc-provider's module. */
+interface OidcProviderModule {
+  default: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
+  errors: { InvalidGrant: new (description: string) => Error; InvalidTarget: new () => Error };
+  interactionPolicy: { Check: CheckConstructor; base(): { get(name: string): { checks: { add(check: unknown): void } } } };
 }
 
 export interface InteractionDetails {
@@ -84,6 +101,31 @@ export interface GrantConstructor {
 
 export type Account = { accountId: string; claims(): Promise<Record<string, unknown>> };
 
+/** The parts of oidc-provider's Koa context the configuration below reads. */
+interface ProviderContext {
+  path: string;
+  method: string;
+  status: number;
+  body: unknown;
+  ip: string;
+  get(header: string): string;
+  set(header: string, value: string): void;
+  oidc: {
+    route?: string;
+    params?: Record<string, unknown>;
+    client?: { clientId: string; clientAuthMethod: string };
+    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+    entities?: { RefreshToken?: { grantId?: string } };
+    result?: { login?: unknown };
+  };
+}
+
+/** A token oidc-provider is about to sign as an RFC 9068 JWT, and the payload it will sign. */
+interface StructuredAccessToken {
+  token: { jti: string; kind: string; grantId?: string; extra?: unknown; constructor: { IN_PAYLOAD: string[] } } & Record<string, unknown>;
+  payload: { iat: number; exp: number } & Record<string, unknown>;
+}
+
 
 /**
  * The OpenID Provider of CONTRACT 14: panva's certified oidc-provider, configured rather than rewritten. Its
@@ -98,8 +140,10 @@ export function createOidcProvider(deps: {
   models: Models;
   clients: Pick<OAuthClientService, 'metadata'>;
   page: ProviderPage;
+  activity: Pick<ActivityService, 'record'>;
 }) {
-  const { config, models, clients, page } = deps;
+  const { config, models, clients, page, activity } = deps;
+  const issuer = config.jwtIssuer;
   const keys = createProviderKeys({ models, jwtSecret: config.jwtSecret });
   let building: Promise<{ provider: OidcProviderInstance; jwk: PrivateJwk }> | null = null;
 
@@ -109,6 +153,36 @@ export function createOidcProvider(deps: {
     if (!grant) return null;
     const session = await models.Session.findOne({ where: { id: grant.sessionId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } } });
     return session ? session.id : null;
+  }
+
+  /** Who a reused code or refresh token belonged to, recorded (CONTRACT 14); the provider has ended the grant's tokens. */
+  async function reuseDetected(grantId: string | undefined, kind: string, context: RequestContext): Promise<void> {
+    const grant = grantId ? await models.OidcGrant.findByPk(grantId) : null;
+    const user = grant ? await models.User.findByPk(grant.userId) : null;
+    await activity.record({ action: 'oauth.token_reuse_detected', userId: user?.id ?? null, email: user?.email ?? null, details: { clientId: grant?.clientId ?? null, kind } }, context);
+  }
+
+  /**
+   * The grant a code or refresh token presented at the token endpoint belongs to: the refresh token the provider
+   * has loaded (it removes the row meanwhile), or the code's stored row (the provider has not loaded it yet).
+   */
+  async function grantOfPresented(ctx: ProviderContext): Promise<{ grantId?: string; kind: string }> {
+    if (ctx.oidc.params?.grant_type === 'refresh_token') return { grantId: ctx.oidc.entities?.RefreshToken?.grantId, kind: 'RefreshToken' };
+    const code = ctx.oidc.params?.code;
+    const row = typeof code === 'string' ? await models.OidcPayload.findOne({ attributes: ['grantId'], where: { model: 'AuthorizationCode', id: code } }) : null;
+    return { grantId: row?.grantId ?? undefined, kind: 'AuthorizationCode' };
+  }
+
+  /**
+   * Access tokens are RFC 9068 JWTs, which oidc-provider does not store; this stores each one's record under its
+   * `jti` (as the opaque format would) so that introspection, userinfo, revocation and the end of its grant or
+   * session reach it. The record leaves out the audience: the audience is this service (the issuer), whose
+   * userinfo endpoint is one of its resources, while oidc-provider's userinfo refuses any token naming one.
+   */
+  async function storeJwtAccessToken(token: StructuredAccessToken['token'], payload: StructuredAccessToken['payload']): Promise<void> {
+    const fields = Object.fromEntries(token.constructor.IN_PAYLOAD.filter((field) => field !== 'aud' && token[field] !== undefined).map((field) => [field, token[field]]));
+    const record = { ...fields, iat: payload.iat, exp: payload.exp, ...(token.extra === undefined ? {} : { extra: token.extra }) };
+    await (token as unknown as { adapter: { upsert(id: string, payload: unknown, expiresIn: number): Promise<void> } }).adapter.upsert(token.jti, record, Math.max(1, payload.exp - Math.floor(Date.now() / 1000)));
   }
 
   async function findAccount(_ctx: unknown, sub: string, token?: { grantId?: string; kind?: string }): Promise<Account | undefined> {
@@ -138,11 +212,46 @@ export function createOidcProvider(deps: {
   }
 
   async function build() {
-    const { default: Provider } = (await importEsm('oidc-provider')) as { default: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance };
+    const { default: Provider, errors, interactionPolicy } = (await importEsm('oidc-provider')) as OidcProviderModule;
     const jwk = await keys.signingJwk();
+    const verifyKey = crypto.createPublicKey({ key: publicJwk(jwk) as crypto.JsonWebKey, format: 'jwk' });
+
+    /** The `jti` of an access token JWT this provider signed (RS256, `typ: at+jwt`), or undefined. */
+    function accessTokenId(value: string): string | undefined {
+      const parts = value.split('.');
+      if (parts.length !== 3) return undefined;
+      try {
+        const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; typ?: string; kid?: string };
+        if (header.alg !== 'RS256' || header.typ !== 'at+jwt' || header.kid !== jwk.kid) return undefined;
+        if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), verifyKey, Buffer.from(parts[2], 'base64url'))) return undefined;
+        const { jti } = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { jti?: unknown };
+        return typeof jti === 'string' ? jti : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+
+    // A sign-in the service has since ended (logout, revocation) is no sign-in for the provider either: the
+    // provider's own session cookie outlives it, so an application whose grant's session ended signs in again.
+    // That dead grant is removed (its tokens were refused already): the sign-in that follows makes a new grant
+    // tied to the new session, rather than bringing the old grant's tokens back to life.
+    const policy = interactionPolicy.base();
+    policy.get('login').checks.add(new interactionPolicy.Check('session_ended', 'End-User authentication is required', async (ctx: ProviderContext) => {
+      const grantId = ctx.oidc.client && ctx.oidc.session?.accountId ? ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId) : undefined;
+      if (!grantId || ctx.oidc.result?.login || (await liveSessionOf(grantId))) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      await destroyGrants(models, [grantId]);
+      return interactionPolicy.Check.REQUEST_PROMPT;
+    }));
+
     const cookieKey = crypto.hkdfSync('sha256', Buffer.from(config.jwtSecret, 'utf8'), 'auth-service', 'oidc-cookies.v1', 32);
     const provider = new Provider(config.jwtIssuer, {
-      adapter: createOidcAdapter(models, clients.metadata),
+      adapter: createOidcAdapter(models, clients.metadata, {
+        accessTokenId,
+        consumedTwice: async (grantId, kind) => {
+          await reuseDetected(grantId, kind, { ip: null, userAgent: null });
+          return new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+        },
+      }),
       findAccount,
       claims: CLAIMS,
       scopes: [...OIDC_SCOPES],
@@ -159,14 +268,42 @@ export function createOidcProvider(deps: {
       },
       routes: OIDC_ROUTES,
       ttl: TTL,
-      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+      interactions: { policy, url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+      // The provider ends the grant's tokens on a reused code or superseded refresh token; at the token endpoint
+      // that is reuse, recorded here (the hook runs before the removal, while the presented row still names its grant).
+      revokeGrantPolicy: async (ctx: ProviderContext) => {
+        if (ctx.oidc.route === 'token') {
+          const { grantId, kind } = await grantOfPresented(ctx);
+          await reuseDetected(grantId, kind, { ip: ctx.ip || null, userAgent: ctx.get('user-agent').slice(0, 512) || null });
+        }
+        return true;
+      },
+      formats: {
+        customizers: { jwt: (_ctx: unknown, token: StructuredAccessToken['token'], structured: StructuredAccessToken) => storeJwtAccessToken(token, structured.payload) },
+      },
       // Refresh tokens only when the application asked for offline access (CONTRACT 14), rotated at every use.
       issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }, code: { scopes: Set<string> }) =>
         client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
       rotateRefreshToken: true,
       features: {
         devInteractions: { enabled: false },
-        introspection: { enabled: true },
+        // Introspection answers authenticated clients only, and a token whose sign-in session ended is inactive.
+        introspection: {
+          enabled: true,
+          allowedPolicy: async (_ctx: unknown, client: { clientAuthMethod: string }, token: { grantId?: string }) =>
+            client.clientAuthMethod !== 'none' && (!token.grantId || (await liveSessionOf(token.grantId)) !== null),
+        },
+        // Every access token is for the service itself (its API and userinfo), as an RFC 9068 JWT signed with the
+        // provider's key, so other services verify it from the JWKS; no other resource is known.
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => issuer,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: unknown, resource: string) => {
+            if (resource !== issuer) throw new errors.InvalidTarget();
+            return { scope: OIDC_SCOPES.join(' '), audience: issuer, accessTokenFormat: 'jwt', accessTokenTTL: TTL.AccessToken, jwt: { sign: { alg: 'RS256' } } };
+          },
+        },
         revocation: { enabled: true },
         clientCredentials: { enabled: true },
         rpInitiatedLogout: {
@@ -185,6 +322,14 @@ export function createOidcProvider(deps: {
         ctx.type = 'html';
         ctx.body = await page('error', { error: out.error, description: out.error_description ?? '' });
       },
+    });
+    // Discovery is the same for every request of an instance: an ETag lets clients revalidate it for nothing.
+    provider.use(async (ctx: ProviderContext, next: () => Promise<void>) => {
+      await next();
+      if (ctx.path !== '/.well-known/openid-configuration' || ctx.status !== 200) return;
+      const etag = jsonEtag(ctx.body);
+      ctx.set('ETag', etag);
+      if (notModified(ctx.get('if-none-match'), etag)) ctx.status = 304;
     });
     // BASE_URL, never the request's headers, names the provider's endpoints (CONTRACT 1): the mount sets them from it.
     provider.proxy = true;
