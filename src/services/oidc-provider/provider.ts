@@ -10,6 +10,7 @@ import type { ProviderPage } from '../../http/provider-page';
 import type { ActivityService } from '../operations/activity.service';
 import type { RequestContext } from '../../http/request-context';
 import { jsonEtag, notModified } from '../../http/conditional-get';
+import { AUTH_COOKIE } from '../../sessions/request-token';
 
 /** The provider's endpoints under /oidc; discovery stays at the well-known path clients look at. */
 export const OIDC_ROUTES = {
@@ -110,12 +111,16 @@ interface ProviderContext {
   ip: string;
   get(header: string): string;
   set(header: string, value: string): void;
+  type: string;
+  redirect(url: string): void;
+  cookies: { get(name: string, options?: { signed: boolean }): string | undefined };
+  response: { get(header: string): string };
   oidc: {
     route?: string;
     params?: Record<string, unknown>;
     client?: { clientId: string; clientAuthMethod: string };
-    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
-    entities?: { RefreshToken?: { grantId?: string } };
+    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined; destroy?(): Promise<void> };
+    entities?: { RefreshToken?: { grantId?: string }; IdTokenHint?: { payload: Record<string, unknown> } };
     result?: { login?: unknown };
   };
 }
@@ -141,6 +146,10 @@ export function createOidcProvider(deps: {
   clients: Pick<OAuthClientService, 'metadata'>;
   page: ProviderPage;
   activity: Pick<ActivityService, 'record'>;
+  /** The browser's sign-in (CONTRACT 8) its auth cookie's token names, when it is valid. */
+  signedIn(token: string): Promise<{ userId: string; sessionId: string } | null>;
+  /** Ends a sign-in session of CONTRACT 8 everywhere (its tokens, its server session, its grants' tokens). */
+  endSession(sessionId: string): Promise<void>;
 }) {
   const { config, models, clients, page, activity } = deps;
   const issuer = config.jwtIssuer;
@@ -183,6 +192,26 @@ export function createOidcProvider(deps: {
     const fields = Object.fromEntries(token.constructor.IN_PAYLOAD.filter((field) => field !== 'aud' && token[field] !== undefined).map((field) => [field, token[field]]));
     const record = { ...fields, iat: payload.iat, exp: payload.exp, ...(token.extra === undefined ? {} : { extra: token.extra }) };
     await (token as unknown as { adapter: { upsert(id: string, payload: unknown, expiresIn: number): Promise<void> } }).adapter.upsert(token.jti, record, Math.max(1, payload.exp - Math.floor(Date.now() / 1000)));
+  }
+
+  /**
+   * RP-initiated logout ends the service's sign-in too (CONTRACT 14): the one the application's ID token names,
+   * or the one of this browser's auth cookie. Its OIDC grants end with it (findAccount, introspection).
+   */
+  async function endSignIn(userId: string, sessionId: string, context: RequestContext): Promise<void> {
+    const session = await models.Session.findOne({ where: { id: sessionId, userId, revokedAt: null } });
+    if (!session) return;
+    await deps.endSession(session.id);
+    const user = await models.User.findByPk(userId);
+    await activity.record({ action: 'auth.logout', userId, email: user?.email ?? null, details: { scope: 'token', via: 'oidc_end_session' } }, context);
+  }
+
+  /** The sign-in to end at the logout endpoint: the ID token hint's (validated by the provider), else the browser's. */
+  async function signInToEnd(ctx: ProviderContext): Promise<{ userId: string; sessionId: string } | null> {
+    const hint = ctx.oidc.entities?.IdTokenHint?.payload;
+    if (hint && typeof hint.sub === 'string' && typeof hint.sid === 'string') return { userId: hint.sub, sessionId: hint.sid };
+    const token = ctx.cookies.get(AUTH_COOKIE, { signed: false });
+    return token ? deps.signedIn(token) : null;
   }
 
   async function findAccount(_ctx: unknown, sub: string, token?: { grantId?: string; kind?: string }): Promise<Account | undefined> {
@@ -330,6 +359,39 @@ export function createOidcProvider(deps: {
       const etag = jsonEtag(ctx.body);
       ctx.set('ETag', etag);
       if (notModified(ctx.get('if-none-match'), etag)) ctx.status = 304;
+    });
+    provider.use(async (ctx: ProviderContext, next: () => Promise<void>) => {
+      await next();
+      const context = { ip: ctx.ip || null, userAgent: ctx.get('user-agent').slice(0, 512) || null };
+      const { route, params, entities, session } = ctx.oidc;
+      // With an ID token hint and a registered post-logout URI the application has said who is leaving: no
+      // question; the sign-in ends and the browser goes back with state. (The provider has checked both, and
+      // drawn the question page this replaces.)
+      if (route === 'end_session' && ctx.status === 200 && entities?.IdTokenHint && typeof params?.post_logout_redirect_uri === 'string') {
+        const ending = await signInToEnd(ctx);
+        if (ending) await endSignIn(ending.userId, ending.sessionId, context);
+        await session?.destroy?.();
+        const target = new URL(params.post_logout_redirect_uri);
+        if (typeof params.state === 'string') target.searchParams.set('state', params.state);
+        ctx.status = 303;
+        ctx.redirect(target.href);
+        return;
+      }
+      // The user answered the logout question: "yes" ends the service's sign-in too. The answer was a form post,
+      // and the CSP's form-action 'self' would stop its redirect to the application's site: a page of ours
+      // moves the browser on instead.
+      if (route === 'end_session_confirm' && ctx.status === 303) {
+        if (params?.logout) {
+          const ending = await signInToEnd(ctx);
+          if (ending) await endSignIn(ending.userId, ending.sessionId, context);
+        }
+        const location = ctx.response.get('location');
+        if (new URL(location, issuer).origin !== new URL(issuer).origin) {
+          ctx.status = 200;
+          ctx.type = 'html';
+          ctx.body = await page('redirect', { target: location });
+        }
+      }
     });
     // BASE_URL, never the request's headers, names the provider's endpoints (CONTRACT 1): the mount sets them from it.
     provider.proxy = true;

@@ -105,7 +105,8 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
       assert.ok(claims.exp - claims.iat <= 3600 && claims.exp > claims.iat);
       assert.ok(Math.abs((claims.auth_time as number) - Date.now() / 1000) < 60);
       assert.equal(claims.nonce, run.nonce);
-      assert.equal(typeof claims.sid, 'string');
+      const session = await ctx().models.Session.findOne({ where: { userId: user.id } });
+      assert.equal(claims.sid, session?.id, 'sid: the sign-in session of CONTRACT 8');
       assert.deepEqual(claims.amr, ['pwd']);
     });
 
@@ -238,6 +239,68 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
       assert.equal(again.signInShown, true, 'the provider\'s own cookie does not outlive the sign-in');
       const renewed = await redeem(client, redirectUri, again);
       assert.equal((await client.userinfo(renewed.access_token as string)).sub, user.id);
+    });
+  });
+
+  describe('RP-initiated logout', () => {
+    const postLogout = 'http://127.0.0.1:9/signed-out';
+
+    async function signedInWithLogout() {
+      const user = await makeUser();
+      const registered = await registerClient({ redirectUri, postLogoutRedirectUri: postLogout });
+      const client = await relyingParty(provider.base, { ...registered, redirectUri });
+      const browser = new CookieBrowser();
+      const run = await authorizeThroughPages(browser, provider.base, client, redirectUri, user.email, { prompt: 'consent' });
+      return { user, client, browser, tokens: await redeem(client, redirectUri, run) };
+    }
+
+    const signedInToService = async (browser: CookieBrowser) => (await fetch(`${provider.base}/auth/me`, { headers: asBrowser(browser) })).status === 200;
+
+    it('when the application sends an ID token hint and its registered post-logout URI, then the service\'s sign-in and the application\'s tokens end and the browser goes back with state', async () => {
+      const { user, client, browser, tokens } = await signedInWithLogout();
+      assert.equal(await signedInToService(browser), true);
+      const url = client.endSessionUrl({ id_token_hint: tokens.id_token as string, post_logout_redirect_uri: postLogout, state: 'bye-1' });
+      const res = await browser.request(url);
+      assert.equal(res.status, 303);
+      const back = new URL(res.headers.get('location') as string);
+      assert.equal(`${back.origin}${back.pathname}`, postLogout);
+      assert.equal(back.searchParams.get('state'), 'bye-1');
+
+      assert.equal(await signedInToService(browser), false, 'the auth cookie\'s session ended');
+      const session = await ctx().models.Session.findOne({ where: { userId: user.id } });
+      assert.ok(session?.revokedAt, 'the session row is revoked');
+      await assertEnded(client, tokens);
+    });
+
+    it('when the post-logout URI is not registered, then the service answers its own error page and ends nothing', async () => {
+      const { client, browser, tokens } = await signedInWithLogout();
+      const res = await browser.request(client.endSessionUrl({ id_token_hint: tokens.id_token as string, post_logout_redirect_uri: 'https://evil.example/out' }));
+      assert.equal(res.status, 400);
+      assert.equal(res.headers.get('location'), null);
+      assert.equal(await signedInToService(browser), true);
+    });
+
+    it('when no hint is sent, then the user is asked first; "yes" ends the sign-in and a page of ours moves on to the application with state', async () => {
+      const { client, browser, tokens } = await signedInWithLogout();
+      const query = new URLSearchParams({ client_id: client.metadata.client_id, post_logout_redirect_uri: postLogout, state: 'bye-2' });
+      const asked = await browser.request(`${provider.base}/oidc/session/end?${query}`);
+      assert.equal(asked.status, 200);
+      const html = await asked.text();
+      assert.match(html, /Do you want to sign out/);
+      assert.equal(await signedInToService(browser), true, 'nothing ends before the answer');
+
+      const action = /action="([^"]+)"/.exec(html)?.[1] as string;
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] as string;
+      const confirmed = await browser.request(new URL(action, provider.base).href, { form: { xsrf, logout: 'yes' } });
+      // A form post may not redirect to another site under the CSP's form-action 'self': our page moves on.
+      assert.equal(confirmed.status, 200);
+      const page = await confirmed.text();
+      const refresh = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&') as string;
+      const back = new URL(refresh);
+      assert.equal(`${back.origin}${back.pathname}`, postLogout);
+      assert.equal(back.searchParams.get('state'), 'bye-2');
+      assert.equal(await signedInToService(browser), false);
+      await assertEnded(client, tokens);
     });
   });
 
