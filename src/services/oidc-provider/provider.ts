@@ -363,6 +363,8 @@ export function createOidcProvider(deps: {
     provider.use(async (ctx: ProviderContext, next: () => Promise<void>) => {
       await next();
       const context = { ip: ctx.ip || null, userAgent: ctx.get('user-agent').slice(0, 512) || null };
+      // No provider route matched (a 404 the provider draws): there is no oidc context.
+      if (!(ctx as Partial<ProviderContext>).oidc) return;
       const { route, params, entities, session } = ctx.oidc;
       // With an ID token hint and a registered post-logout URI the application has said who is leaving: no
       // question; the sign-in ends and the browser goes back with state. (The provider has checked both, and

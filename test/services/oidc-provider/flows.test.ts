@@ -325,6 +325,12 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
         assert.equal(typeof json.error_description, 'string');
       }
 
+      // Paths and parameters the provider cannot read are refused, not failed on.
+      for (const path of ['/oidc/session/end/%E0%A4%A', '/oidc/token?%E0%A4%A=1', '/oidc/nothing-here', '/oidc/auth?client_id[x]=1']) {
+        const res = await fetch(`${provider.base}${path}`, { redirect: 'manual' });
+        assert.ok(res.status >= 400 && res.status < 500, `${path}: ${res.status}`);
+      }
+
       // A public client (no secret) learns nothing, not even about its own tokens.
       const { client, run } = await signedInApplication();
       const tokens = await redeem(client, redirectUri, run);
