@@ -141,7 +141,7 @@ interface StructuredAccessToken {
  * Built at the first OIDC request, once per app.
  */
 export function createOidcProvider(deps: {
-  config: Pick<Config, 'jwtIssuer' | 'jwtSecret' | 'isProduction'>;
+  config: Pick<Config, 'jwtIssuer' | 'jwtSecret'>;
   models: Models;
   clients: Pick<OAuthClientService, 'metadata'>;
   page: ProviderPage;
@@ -272,6 +272,9 @@ export function createOidcProvider(deps: {
       return interactionPolicy.Check.REQUEST_PROMPT;
     }));
 
+    // Secure cookies exactly when the public address is https: Koa refuses to set one on a request it sees as
+    // plain http (the mount tells it the scheme of BASE_URL), which answered 500 on an http BASE_URL in production.
+    const secureCookies = new URL(issuer).protocol === 'https:';
     const cookieKey = crypto.hkdfSync('sha256', Buffer.from(config.jwtSecret, 'utf8'), 'auth-service', 'oidc-cookies.v1', 32);
     const provider = new Provider(config.jwtIssuer, {
       adapter: createOidcAdapter(models, clients.metadata, {
@@ -292,8 +295,8 @@ export function createOidcProvider(deps: {
       jwks: { keys: [jwk] },
       cookies: {
         keys: [Buffer.from(cookieKey).toString('base64url')],
-        long: { signed: true, secure: config.isProduction, sameSite: 'lax' },
-        short: { signed: true, secure: config.isProduction, sameSite: 'lax' },
+        long: { signed: true, secure: secureCookies, sameSite: 'lax' },
+        short: { signed: true, secure: secureCookies, sameSite: 'lax' },
       },
       routes: OIDC_ROUTES,
       ttl: TTL,
