@@ -43,6 +43,13 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
     }
   }
 
+  /** A sign-in of the user on another device, by the JSON API: its access token. */
+  async function otherDevice(email: string): Promise<string> {
+    const login = await fetch(`${provider.base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+    assert.equal(login.status, 200);
+    return ((await login.json()) as { token: string }).token;
+  }
+
   async function reuseRecorded(userId: string) {
     return ctx().models.ActivityLog.count({ where: { action: 'oauth.token_reuse_detected', userId } });
   }
@@ -226,13 +233,22 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
       await assertEnded(client, tokens);
     });
 
+    it('when the user changes their password on another device, then the application\'s tokens from this sign-in end', async () => {
+      const { user, client, run } = await signedInApplication();
+      const tokens = await redeem(client, redirectUri, run);
+      // The device that changes the password keeps its own sign-in (CONTRACT 18); every other one ends.
+      const changed = await fetch(`${provider.base}/auth/password`, {
+        method: 'POST', headers: { authorization: `Bearer ${await otherDevice(user.email)}`, 'content-type': 'application/json' }, body: JSON.stringify({ currentPassword: PASSWORD, newPassword: 'a brand new sentence of words' }),
+      });
+      assert.equal(changed.status, 200, await changed.text());
+      await assertEnded(client, tokens);
+    });
+
     it('when the sign-in session is revoked from another device, then its tokens end and the next authorization asks to sign in again', async () => {
       const { user, client, browser, run } = await signedInApplication();
       const tokens = await redeem(client, redirectUri, run);
       const session = await ctx().models.Session.findOne({ where: { userId: user.id } });
-      const login = await fetch(`${provider.base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: PASSWORD }) });
-      const otherDevice = ((await login.json()) as { token: string }).token;
-      const revoked = await fetch(`${provider.base}/auth/sessions/${session?.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${otherDevice}` } });
+      const revoked = await fetch(`${provider.base}/auth/sessions/${session?.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${await otherDevice(user.email)}` } });
       assert.equal(revoked.status, 204, await revoked.text());
       await assertEnded(client, tokens);
       const again = await authorizeThroughPages(browser, provider.base, client, redirectUri, user.email);
