@@ -382,11 +382,12 @@ export function createOidcProvider(deps: {
         ctx.redirect(target.href);
         return;
       }
-      // The user answered the logout question: "yes" ends the service's sign-in too. The answer was a form post,
-      // and the CSP's form-action 'self' would stop its redirect to the application's site: a page of ours
-      // moves the browser on instead.
+      // The user answered the logout question: "yes" ends the service's sign-in too. Only an answer to our
+      // question: without a provider session the provider posts "yes" by itself (there is nothing of its own to
+      // end), which must not sign the browser out of the service unasked. The answer was a form post, and the
+      // CSP's form-action 'self' would stop its redirect to the application's site: a page of ours moves on.
       if (route === 'end_session_confirm' && ctx.status === 303) {
-        if (params?.logout) {
+        if (params?.logout && session?.accountId) {
           const ending = await signInToEnd(ctx);
           if (ending) await endSignIn(ending.userId, ending.sessionId, context);
         }

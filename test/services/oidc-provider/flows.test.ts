@@ -320,6 +320,22 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
     });
   });
 
+  describe('RP-initiated logout without a provider session', () => {
+    it('when a browser signed in to the service but never to an application is sent to the logout endpoint, then the provider\'s own "yes" does not sign it out of the service', async () => {
+      const user = await makeUser();
+      const browser = new CookieBrowser();
+      const login = await browser.request(`${provider.base}/auth/login`, { form: { email: user.email, password: PASSWORD, redirect: '/admin/profile' } });
+      assert.equal(login.status, 302);
+      const page = await browser.request(`${provider.base}/oidc/session/end`);
+      const html = await page.text();
+      const action = /action="([^"]+)"/.exec(html)?.[1] as string;
+      const fields = Object.fromEntries([...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1], match[2]]));
+      assert.equal(fields.logout, 'yes', 'the provider posts "yes" itself');
+      await browser.request(new URL(action.replace(/&amp;/g, '&'), provider.base).href, { form: fields });
+      assert.equal((await fetch(`${provider.base}/auth/me`, { headers: asBrowser(browser) })).status, 200, 'still signed in to the service');
+    });
+  });
+
   describe('introspection and revocation', () => {
     it('when the caller is not an authenticated client, then introspection and revocation answer RFC 6749 JSON errors, never a 5xx', async () => {
       const registered = await registerClient({ redirectUri });
