@@ -11,14 +11,16 @@ import { generators, registerClient, relyingParty } from '../support/oidc-relyin
 /**
  * A sample application on its own loopback origin, signing its users in through the service with openid-client:
  * /login starts the code flow (PKCE, state, nonce kept in its memory: it is one process), /cb redeems the code and
- * shows who signed in, from the ID token and userinfo.
+ * shows who signed in, from the ID token and userinfo; /logout sends the browser to the service's logout endpoint
+ * (no ID token hint: the service asks), which comes back to /signed-out with state.
  */
 async function sampleApplication(issuer: string) {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const redirectUri = `${base}/cb`;
-  const registered = await registerClient({ redirectUri });
+  const postLogoutRedirectUri = `${base}/signed-out`;
+  const registered = await registerClient({ redirectUri, postLogoutRedirectUri });
   const client = await relyingParty(issuer, { ...registered, redirectUri });
   const pending = new Map<string, { verifier: string; nonce: string }>();
   server.on('request', (req, res) => {
@@ -30,6 +32,14 @@ async function sampleApplication(issuer: string) {
         const nonce = generators.nonce();
         pending.set(state, { verifier, nonce });
         res.writeHead(302, { location: client.authorizationUrl({ scope: 'openid profile email', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', state, nonce }) }).end();
+        return;
+      }
+      if (url.pathname === '/logout') {
+        res.writeHead(302, { location: client.endSessionUrl({ post_logout_redirect_uri: postLogoutRedirectUri, state: 'after-logout' }) }).end();
+        return;
+      }
+      if (url.pathname === '/signed-out') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Signed out of the sample</h1><p id="state">${url.searchParams.get('state') ?? ''}</p>`);
         return;
       }
       if (url.pathname === '/cb') {
@@ -74,6 +84,26 @@ describe('signing in to another application through the service, in a real brows
     await page.waitForSelector('#sub');
     assert.equal(await page.locator('h1').textContent(), `Signed in as ${user.email}`);
     assert.equal(await page.locator('#sub').textContent(), user.id);
+  });
+
+  it('when the application sends a signed-in user to the logout endpoint without a hint, then the service asks, and "yes" signs them out and returns to the application with state', async () => {
+    const { page, server } = suite;
+    const user = await makeUser();
+    await page.goto(`${application.base}/login`);
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await Promise.all([page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/')), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
+    await Promise.all([page.waitForURL((url) => url.origin === application.base), page.getByRole('button', { name: 'Allow' }).click()]);
+    await page.waitForSelector('#sub');
+
+    await page.goto(`${application.base}/logout`);
+    await page.getByText('Do you want to sign out of this service?').waitFor();
+    await Promise.all([page.waitForURL((url) => url.origin === application.base), page.getByRole('button', { name: 'Yes, sign me out' }).click()]);
+    await page.waitForSelector('#state');
+    assert.equal(await page.locator('#state').textContent(), 'after-logout');
+    await page.goto(`${server.url}/admin/profile`);
+    assert.equal(new URL(page.url()).pathname, '/auth/login', 'signed out of the service');
   });
 
   it('when a user with two-factor signs in, then the second step comes before any code reaches the application', async () => {
