@@ -78,6 +78,10 @@ function report(r) {
   if (r.paths) notes.push(`POST /auth/refresh ${r.paths.refreshPerSecond.toFixed(0)} req/s, ${r.paths.refreshCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.refreshP99} ms`);
   if (r.paths) notes.push(`GET /admin/users (page) ${r.paths.adminPagePerSecond.toFixed(0)} req/s, ${r.paths.adminPageCpuMicros.toFixed(0)} µs CPU per request, p99 ${r.paths.adminPageP99} ms`);
   const oneByOne = (name, t) => (t ? `${name} p50 ${t.p50} ms, worst ${t.max} ms of ${t.runs}` : `${name} not measured (flow unavailable)`);
+  if (r.oidc) {
+    const line = (name, m) => `${name} ${m.perSecond.toFixed(0)} req/s, ${m.cpuPerRequest.toFixed(0)} µs CPU per request`;
+    notes.push(`OpenID Provider token endpoint: ${line('code exchange', r.oidc.codeExchange)}; ${line('refresh', r.oidc.oidcRefresh)}; beside ${line('POST /auth/refresh', r.oidc.authRefresh)} (OIDC refresh ÷ /auth/refresh ${r.oidc.oidcRefreshToAuthRefresh.toFixed(2)})`);
+  }
   if (r.paths) notes.push(`one at a time with a fresh mailed credential: ${oneByOne('POST /auth/otp/verify', r.paths.otpVerify)}; ${oneByOne('GET /auth/magic-link/verify', r.paths.magicLinkVerify)}`);
   for (const [db, g] of Object.entries(r.growth ?? {})) {
     notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s, machine quiet ${g.settleSeconds?.toFixed(0)} s later; search "${g.searchTerm}" matches ${g.searchTotalExact === false ? 'more than ' : ''}${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms${g.loginFloor ? `; bare-Express login floor at the same rate p50 ${g.loginFloor.p50} ms, p99 ${g.loginFloor.p99} ms` : ''}; p50 ${GROWTH_PATHS.filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}; samples per path ${GROWTH_PATHS.filter((n) => g[n]).map((n) => g[n].samples).join(' / ')}`);

@@ -3,7 +3,7 @@
  * Benchmark (not a test): `npm run bench` (builds first) or `node bench/run.js` after `npm run build`.
  * Every target of issue 13 is a ratio or a bound measured in this one run; rounds alternate between the
  * service and its baseline so background load hits both alike, and each figure is the median of the
- * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,miss,growth):
+ * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,oidc,miss,growth):
  *
  *   start   node dist/server.js → GET /health 200, migrations current (median of 3 starts)   ≤ 1 s
  *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 1.0 / ≥ 1.0,
@@ -18,6 +18,8 @@
  *   load    p99 of GET /auth/me at 100 req/s while logins saturate the hashing pool           ≤ 25 ms
  *   me      … and by auth_session (a magic-link server session; mail caught by an SMTP listener here)   ≥ 0.90
  *   paths   reported only: POST /auth/refresh and the /admin/users page per second; OTP and magic-link verify timed one by one
+ *   oidc    reported only: the OpenID Provider's token endpoint, code exchange (codes made just before each round) and
+ *           refresh (one rotating chain per connection) per second and CPU per request, beside POST /auth/refresh
  *   miss    reported only: per JWT_ALGORITHM (HS256, EdDSA, ES256, RS256), GET /auth/me with 200 tokens no request has
  *           verified yet against the same tokens again (p50 of each; the difference is one cache miss)
  *   growth  100,000 users on SQLite and 1,000,000 on MariaDB (when BENCH_MYSQL_URL answers), each with a
@@ -64,6 +66,7 @@ const { measurePaths } = require('./steps/paths');
 const { measureCacheMisses, ALGORITHMS } = require('./steps/cache-miss');
 const { measureGrowthEverywhere } = require('./steps/growth');
 const { measureFlood } = require('./steps/flood');
+const { measureOidc } = require('./steps/oidc');
 const { report } = require('./report');
 
 async function main() {
@@ -118,6 +121,11 @@ async function main() {
     }
     await stop(service.child);
     await sink.stop();
+
+    if (step('oidc')) {
+      log('the OpenID Provider\'s token endpoint beside POST /auth/refresh…');
+      results.oidc = await measureOidc(dir);
+    }
 
     if (step('miss')) {
       log(`a cache miss per signing algorithm (${ALGORITHMS.join(', ')})…`);

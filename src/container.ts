@@ -172,7 +172,14 @@ export function createContainer(deps: AppDependencies) {
   // CONTRACT 14: the OpenID Provider, its registered applications and the consent users give them.
   const oauthClients = createOAuthClientService({ sequelize, models, activity });
   const oidcConsent = createOidcConsentService({ sequelize, models, activity });
-  const oidc = createOidcProvider({ config, models, clients: oauthClients, page: renderProviderPage });
+  const oidc = createOidcProvider({
+    config, models, clients: oauthClients, page: renderProviderPage, activity,
+    signedIn: async (token) => {
+      const verified = await tokens.verify(token);
+      return verified ? { userId: verified.user.id, sessionId: verified.claims.sid } : null;
+    },
+    endSession: userSessions.endById,
+  });
 
   return {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,

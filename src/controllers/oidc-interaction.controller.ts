@@ -26,6 +26,17 @@ export function createOidcInteractionController({ oidc, oidcConsent, tokens, mod
     return token ? tokens.verify(token) : null;
   }
 
+  /**
+   * Hands the interaction's result to the provider and moves the browser on with a page of ours rather than a
+   * redirect: the next hop may redirect on to the application's site, and when this request is (or follows) a
+   * form post, the CSP's form-action 'self' has Chromium refuse such a redirect chain.
+   */
+  async function finish(req: Request, res: Response, result: Record<string, unknown>, mergeWithLastSubmission: boolean) {
+    const provider = await oidc.provider();
+    const returnTo = new URL(await provider.interactionResult(req, res, result, { mergeWithLastSubmission }));
+    res.render('continue', { title: 'Continue signing in', target: `${returnTo.pathname}${returnTo.search}`, message: null, error: null, linkText: 'Continue' });
+  }
+
   function toSignIn(res: Response, uid: string) {
     res.redirect(302, `/auth/login?redirect=${encodeURIComponent(`${INTERACTION_PATH}/${uid}`)}`);
   }
@@ -49,7 +60,7 @@ export function createOidcInteractionController({ oidc, oidcConsent, tokens, mod
     if (details.prompt.name === 'login' || details.session?.accountId !== user.id) {
       const session = await models.Session.findByPk(claims.sid);
       const method = session?.method ?? 'password';
-      await provider.interactionFinished(req, res, { login: { accountId: user.id, ts: claims.auth_time, amr: [AMR[method] ?? method] } }, { mergeWithLastSubmission: false });
+      await finish(req, res, { login: { accountId: user.id, ts: claims.auth_time, amr: [AMR[method] ?? method] } }, false);
       return;
     }
     const clientId = details.params.client_id as string;
@@ -85,7 +96,7 @@ export function createOidcInteractionController({ oidc, oidcConsent, tokens, mod
     const grantId = await grant.save();
     const scopes = (details.params.scope ?? '').split(' ').filter(Boolean);
     await oidcConsent.granted({ userId: current.user.id, email: current.user.email, clientId, grantId, sessionId: current.claims.sid, scopes, asked }, requestContext(req));
-    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    await finish(req, res, { consent: { grantId } }, true);
   }
 
   const confirm: RequestHandler = async (req, res) => {
@@ -94,8 +105,7 @@ export function createOidcInteractionController({ oidc, oidcConsent, tokens, mod
       await finishConsent(req, res, uid, true);
       return;
     }
-    const provider = await oidc.provider();
-    await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user denied the request' }, { mergeWithLastSubmission: false });
+    await finish(req, res, { error: 'access_denied', error_description: 'The user denied the request' }, false);
   };
 
   return { show, confirm };

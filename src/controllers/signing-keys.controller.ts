@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
+import { jsonEtag, notModified } from '../http/conditional-get';
 import { adminAudit } from '../http/request-context';
 import { SigningKeyError } from '../sessions/signing-keys';
 
@@ -23,9 +24,16 @@ export function createSigningKeysController({ signingKeys, activity, oidc }: Con
   };
 
   // The OpenID Provider's RS256 key beside the access-token keys: ID tokens verify from this one set (CONTRACT 14).
-  const jwks: RequestHandler = async (_req, res) => {
+  const jwks: RequestHandler = async (req, res) => {
     const [service, provider] = await Promise.all([signingKeys.jwks(), oidc.publicJwks()]);
-    res.set('Cache-Control', DISCOVERY_CACHE).json({ keys: [...service.keys, ...provider] });
+    const body = { keys: [...service.keys, ...provider] };
+    const etag = jsonEtag(body);
+    res.set({ 'Cache-Control': DISCOVERY_CACHE, ETag: etag });
+    if (notModified(req.get('if-none-match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.json(body);
   };
 
   return { list, rotate, jwks };

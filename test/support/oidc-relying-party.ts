@@ -81,21 +81,40 @@ export async function relyingParty(base: string, client: { clientId: string; cli
 
 export { generators };
 
+/** One authorization run through the service's pages: where it ended and the values the application must keep. */
+export interface AuthorizeRun {
+  callbackUrl: string;
+  verifier: string;
+  state: string;
+  nonce: string;
+  consentShown: boolean;
+  signInShown: boolean;
+}
+
 /**
- * Runs authorize → sign-in page → consent (Allow) → the application's redirect URI with a CookieBrowser, and
- * answers the callback URL with what the code exchange needs.
+ * Runs authorize → sign-in (when asked) → consent (Allow, when asked) → the application's callback, following the
+ * service's pages as a browser without JavaScript would; answers the callback URL.
  */
-export async function authorizeThroughPages(browser: CookieBrowser, base: string, client: Client, options: { email: string; redirectUri: string; params?: Record<string, string> }) {
+export async function authorizeThroughPages(
+  browser: CookieBrowser,
+  base: string,
+  client: Client,
+  redirectUri: string,
+  email: string,
+  params: Record<string, string> = {},
+): Promise<AuthorizeRun> {
   const verifier = generators.codeVerifier();
   const state = generators.state();
   const nonce = generators.nonce();
-  const url = client.authorizationUrl({ scope: 'openid profile email offline_access', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', state, nonce, ...options.params });
+  const url = client.authorizationUrl({ scope: 'openid profile email offline_access', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', state, nonce, ...params });
   let step = await browser.follow(url, base);
   let consentShown = false;
+  let signInShown = false;
   for (let round = 0; round < 6 && step.url.startsWith(base); round++) {
     const html = await step.res.text();
     if (step.url.includes('/auth/login')) {
-      step = await browser.follow(await signInThroughPage(browser, base, step.url, options.email), base);
+      signInShown = true;
+      step = await browser.follow(await signInThroughPage(browser, base, step.url, email), base);
     } else if (html.includes('http-equiv="refresh"')) {
       step = await browser.follow(/url=([^"]+)"/.exec(html)?.[1]?.replace(/^/, base) as string, base);
     } else if (html.includes('name="decision"')) {
@@ -107,12 +126,17 @@ export async function authorizeThroughPages(browser: CookieBrowser, base: string
       assert.fail(`unexpected page at ${step.url}: ${step.res.status} ${html.slice(0, 300)}`);
     }
   }
-  assert.ok(step.url.startsWith(options.redirectUri), `ended at ${step.url}`);
-  return { callbackUrl: step.url, verifier, state, nonce, consentShown };
+  assert.ok(step.url.startsWith(redirectUri), `ended at ${step.url}`);
+  return { callbackUrl: step.url, verifier, state, nonce, consentShown, signInShown };
+}
+
+/** The tokens of one authorization run, redeemed by the application (its checks of state, nonce and the ID token). */
+export function redeem(client: Client, redirectUri: string, run: AuthorizeRun) {
+  return client.callback(redirectUri, client.callbackParams(run.callbackUrl), { code_verifier: run.verifier, state: run.state, nonce: run.nonce });
 }
 
 /** The whole code flow with consent asked (offline_access needs prompt=consent): the application's tokens. */
 export async function connectThroughPages(base: string, client: Client, options: { email: string; redirectUri: string }) {
-  const run = await authorizeThroughPages(new CookieBrowser(), base, client, { ...options, params: { prompt: 'consent' } });
-  return client.callback(options.redirectUri, client.callbackParams(run.callbackUrl), { code_verifier: run.verifier, state: run.state, nonce: run.nonce });
+  const run = await authorizeThroughPages(new CookieBrowser(), base, client, options.redirectUri, options.email, { prompt: 'consent' });
+  return redeem(client, options.redirectUri, run);
 }

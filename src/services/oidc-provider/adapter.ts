@@ -13,6 +13,26 @@ export interface StoredPayload {
 /** The registered client as oidc-provider reads its metadata (the clients service maps our rows to it). */
 export type ClientMetadataSource = (clientId: string) => Promise<Record<string, unknown> | undefined>;
 
+/** What the adapter needs from the provider: reading access token JWTs, and the answer to a lost consume race. */
+export interface AdapterHooks {
+  /** The `jti` of an access token JWT the provider signed, or undefined for anything else. */
+  accessTokenId(value: string): string | undefined;
+  /** Called when a code or refresh token was consumed by a concurrent request; answers the error to throw. */
+  consumedTwice(grantId: string | undefined, model: string): Promise<Error>;
+}
+
+/**
+ * A public client proves nothing about itself at the token endpoint, so it never holds the client_credentials
+ * grant (CONTRACT 14), whatever its row lists; the provider then answers it `unauthorized_client`.
+ */
+function withoutPublicClientCredentials(metadata: Record<string, unknown> | undefined) {
+  if (!metadata || metadata.token_endpoint_auth_method !== 'none' || !Array.isArray(metadata.grant_types)) return metadata;
+  return { ...metadata, grant_types: (metadata.grant_types as string[]).filter((type) => type !== 'client_credentials') };
+}
+
+/** Access tokens are JWTs (provider.ts stores each one's record under its `jti`): found by the JWT only. */
+const JWT_TOKEN_MODELS = new Set(['AccessToken', 'ClientCredentials']);
+
 /**
  * oidc-provider's storage (its `Adapter` interface, one instance per model name) on the service's database:
  * codes, sessions, grants, tokens and interactions are rows of `oidc_payloads`, so they survive restarts and
@@ -21,7 +41,7 @@ export type ClientMetadataSource = (clientId: string) => Promise<Record<string, 
  * interaction lost with a Redis failover would end a sign-in half way. Clients are not stored here: they are
  * read from `oauth_clients`, the table the admin API writes.
  */
-export function createOidcAdapter(models: Models, clientMetadata: ClientMetadataSource) {
+export function createOidcAdapter(models: Models, clientMetadata: ClientMetadataSource, hooks: AdapterHooks) {
   const { OidcPayload } = models;
 
   function live(row: InstanceType<typeof OidcPayload> | null): StoredPayload | undefined {
@@ -46,7 +66,12 @@ export function createOidcAdapter(models: Models, clientMetadata: ClientMetadata
     }
 
     async find(id: string): Promise<StoredPayload | undefined> {
-      if (this.name === 'Client') return clientMetadata(id);
+      if (this.name === 'Client') return withoutPublicClientCredentials(await clientMetadata(id));
+      if (JWT_TOKEN_MODELS.has(this.name)) {
+        // The bare `jti` is readable inside the JWT by whoever holds it: only the signed token itself is accepted.
+        const jti = hooks.accessTokenId(id);
+        return jti ? live(await OidcPayload.findOne({ where: { model: this.name, id: jti } })) : undefined;
+      }
       return live(await OidcPayload.findOne({ where: { model: this.name, id } }));
     }
 
@@ -58,9 +83,18 @@ export function createOidcAdapter(models: Models, clientMetadata: ClientMetadata
       return live(await OidcPayload.findOne({ where: { model: this.name, userCode } }));
     }
 
-    /** Marks the artifact used; a second redemption sees `consumed` and the provider ends the grant's tokens. */
+    /**
+     * Marks the artifact used; a later redemption sees `consumed` and the provider ends the grant's tokens. Two
+     * redemptions racing both read it unused: the one whose write changes nothing lost, and is reuse too (the
+     * grant ends, and that request gets invalid_grant instead of a second set of tokens).
+     */
     async consume(id: string): Promise<void> {
-      await OidcPayload.update({ consumedAt: new Date() }, { where: { model: this.name, id, consumedAt: null } });
+      const [changed] = await OidcPayload.update({ consumedAt: new Date() }, { where: { model: this.name, id, consumedAt: null } });
+      if (changed > 0) return;
+      const row = await OidcPayload.findOne({ attributes: ['grantId'], where: { model: this.name, id } });
+      const grantId = row?.grantId ?? undefined;
+      if (grantId) await destroyGrants(models, [grantId]);
+      throw await hooks.consumedTwice(grantId, this.name);
     }
 
     async destroy(id: string): Promise<void> {

@@ -3,10 +3,14 @@ import { Op } from 'sequelize';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../config/config';
 import type { Models } from '../../models';
-import { createOidcAdapter } from './adapter';
+import { createOidcAdapter, destroyGrants } from './adapter';
 import { hashClientSecret, OIDC_SCOPES, type OAuthClientService } from './oauth-clients.service';
 import { createProviderKeys, publicJwk, type PrivateJwk } from './provider-keys';
 import type { ProviderPage } from '../../http/provider-page';
+import type { ActivityService } from '../operations/activity.service';
+import type { RequestContext } from '../../http/request-context';
+import { jsonEtag, notModified } from '../../http/conditional-get';
+import { AUTH_COOKIE } from '../../sessions/request-token';
 
 /** The provider's endpoints under /oidc; discovery stays at the well-known path clients look at. */
 export const OIDC_ROUTES = {
@@ -55,10 +59,24 @@ export interface OidcProviderInstance {
   proxy: boolean;
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+  interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
   Grant: GrantConstructor;
   Client: { prototype: { compareClientSecret(this: { clientSecret: string }, actual: string): boolean } };
   on(event: string, listener: (...args: any[]) => void): void; // eslint-disable-line @typescript-eslint/no-explicit-any
+  use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
+}
+
+interface CheckConstructor {
+  new (reason: string, description: string, check: (ctx: ProviderContext) => Promise<boolean> | boolean): unknown;
+  REQUEST_PROMPT: boolean;
+  NO_NEED_TO_PROMPT: boolean;
+}
+
+/** What the service takes from oidc-provider's module. */
+interface OidcProviderModule {
+  default: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
+  errors: { InvalidGrant: new (description: string) => Error; InvalidTarget: new () => Error };
+  interactionPolicy: { Check: CheckConstructor; base(): { get(name: string): { checks: { add(check: unknown): void } } } };
 }
 
 export interface InteractionDetails {
@@ -84,6 +102,35 @@ export interface GrantConstructor {
 
 export type Account = { accountId: string; claims(): Promise<Record<string, unknown>> };
 
+/** The parts of oidc-provider's Koa context the configuration below reads. */
+interface ProviderContext {
+  path: string;
+  method: string;
+  status: number;
+  body: unknown;
+  ip: string;
+  get(header: string): string;
+  set(header: string, value: string): void;
+  type: string;
+  redirect(url: string): void;
+  cookies: { get(name: string, options?: { signed: boolean }): string | undefined };
+  response: { get(header: string): string };
+  oidc: {
+    route?: string;
+    params?: Record<string, unknown>;
+    client?: { clientId: string; clientAuthMethod: string };
+    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined; destroy?(): Promise<void> };
+    entities?: { RefreshToken?: { grantId?: string }; IdTokenHint?: { payload: Record<string, unknown> } };
+    result?: { login?: unknown };
+  };
+}
+
+/** A token oidc-provider is about to sign as an RFC 9068 JWT, and the payload it will sign. */
+interface StructuredAccessToken {
+  token: { jti: string; kind: string; grantId?: string; extra?: unknown; constructor: { IN_PAYLOAD: string[] } } & Record<string, unknown>;
+  payload: { iat: number; exp: number } & Record<string, unknown>;
+}
+
 
 /**
  * The OpenID Provider of CONTRACT 14: panva's certified oidc-provider, configured rather than rewritten. Its
@@ -94,12 +141,18 @@ export type Account = { accountId: string; claims(): Promise<Record<string, unkn
  * Built at the first OIDC request, once per app.
  */
 export function createOidcProvider(deps: {
-  config: Pick<Config, 'jwtIssuer' | 'jwtSecret' | 'isProduction'>;
+  config: Pick<Config, 'jwtIssuer' | 'jwtSecret'>;
   models: Models;
   clients: Pick<OAuthClientService, 'metadata'>;
   page: ProviderPage;
+  activity: Pick<ActivityService, 'record'>;
+  /** The browser's sign-in (CONTRACT 8) its auth cookie's token names, when it is valid. */
+  signedIn(token: string): Promise<{ userId: string; sessionId: string } | null>;
+  /** Ends a sign-in session of CONTRACT 8 everywhere (its tokens, its server session, its grants' tokens). */
+  endSession(sessionId: string): Promise<void>;
 }) {
-  const { config, models, clients, page } = deps;
+  const { config, models, clients, page, activity } = deps;
+  const issuer = config.jwtIssuer;
   const keys = createProviderKeys({ models, jwtSecret: config.jwtSecret });
   let building: Promise<{ provider: OidcProviderInstance; jwk: PrivateJwk }> | null = null;
 
@@ -109,6 +162,56 @@ export function createOidcProvider(deps: {
     if (!grant) return null;
     const session = await models.Session.findOne({ where: { id: grant.sessionId, revokedAt: null, expiresAt: { [Op.gt]: new Date() } } });
     return session ? session.id : null;
+  }
+
+  /** Who a reused code or refresh token belonged to, recorded (CONTRACT 14); the provider has ended the grant's tokens. */
+  async function reuseDetected(grantId: string | undefined, kind: string, context: RequestContext): Promise<void> {
+    const grant = grantId ? await models.OidcGrant.findByPk(grantId) : null;
+    const user = grant ? await models.User.findByPk(grant.userId) : null;
+    await activity.record({ action: 'oauth.token_reuse_detected', userId: user?.id ?? null, email: user?.email ?? null, details: { clientId: grant?.clientId ?? null, kind } }, context);
+  }
+
+  /**
+   * The grant a code or refresh token presented at the token endpoint belongs to: the refresh token the provider
+   * has loaded (it removes the row meanwhile), or the code's stored row (the provider has not loaded it yet).
+   */
+  async function grantOfPresented(ctx: ProviderContext): Promise<{ grantId?: string; kind: string }> {
+    if (ctx.oidc.params?.grant_type === 'refresh_token') return { grantId: ctx.oidc.entities?.RefreshToken?.grantId, kind: 'RefreshToken' };
+    const code = ctx.oidc.params?.code;
+    const row = typeof code === 'string' ? await models.OidcPayload.findOne({ attributes: ['grantId'], where: { model: 'AuthorizationCode', id: code } }) : null;
+    return { grantId: row?.grantId ?? undefined, kind: 'AuthorizationCode' };
+  }
+
+  /**
+   * Access tokens are RFC 9068 JWTs, which oidc-provider does not store; this stores each one's record under its
+   * `jti` (as the opaque format would) so that introspection, userinfo, revocation and the end of its grant or
+   * session reach it. The record leaves out the audience: the audience is this service (the issuer), whose
+   * userinfo endpoint is one of its resources, while oidc-provider's userinfo refuses any token naming one.
+   */
+  async function storeJwtAccessToken(token: StructuredAccessToken['token'], payload: StructuredAccessToken['payload']): Promise<void> {
+    const fields = Object.fromEntries(token.constructor.IN_PAYLOAD.filter((field) => field !== 'aud' && token[field] !== undefined).map((field) => [field, token[field]]));
+    const record = { ...fields, iat: payload.iat, exp: payload.exp, ...(token.extra === undefined ? {} : { extra: token.extra }) };
+    await (token as unknown as { adapter: { upsert(id: string, payload: unknown, expiresIn: number): Promise<void> } }).adapter.upsert(token.jti, record, Math.max(1, payload.exp - Math.floor(Date.now() / 1000)));
+  }
+
+  /**
+   * RP-initiated logout ends the service's sign-in too (CONTRACT 14): the one the application's ID token names,
+   * or the one of this browser's auth cookie. Its OIDC grants end with it (findAccount, introspection).
+   */
+  async function endSignIn(userId: string, sessionId: string, context: RequestContext): Promise<void> {
+    const session = await models.Session.findOne({ where: { id: sessionId, userId, revokedAt: null } });
+    if (!session) return;
+    await deps.endSession(session.id);
+    const user = await models.User.findByPk(userId);
+    await activity.record({ action: 'auth.logout', userId, email: user?.email ?? null, details: { scope: 'token', via: 'oidc_end_session' } }, context);
+  }
+
+  /** The sign-in to end at the logout endpoint: the ID token hint's (validated by the provider), else the browser's. */
+  async function signInToEnd(ctx: ProviderContext): Promise<{ userId: string; sessionId: string } | null> {
+    const hint = ctx.oidc.entities?.IdTokenHint?.payload;
+    if (hint && typeof hint.sub === 'string' && typeof hint.sid === 'string') return { userId: hint.sub, sessionId: hint.sid };
+    const token = ctx.cookies.get(AUTH_COOKIE, { signed: false });
+    return token ? deps.signedIn(token) : null;
   }
 
   async function findAccount(_ctx: unknown, sub: string, token?: { grantId?: string; kind?: string }): Promise<Account | undefined> {
@@ -138,11 +241,49 @@ export function createOidcProvider(deps: {
   }
 
   async function build() {
-    const { default: Provider } = (await importEsm('oidc-provider')) as { default: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance };
+    const { default: Provider, errors, interactionPolicy } = (await importEsm('oidc-provider')) as OidcProviderModule;
     const jwk = await keys.signingJwk();
+    const verifyKey = crypto.createPublicKey({ key: publicJwk(jwk) as crypto.JsonWebKey, format: 'jwk' });
+
+    /** The `jti` of an access token JWT this provider signed (RS256, `typ: at+jwt`), or undefined. */
+    function accessTokenId(value: string): string | undefined {
+      const parts = value.split('.');
+      if (parts.length !== 3) return undefined;
+      try {
+        const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; typ?: string; kid?: string };
+        if (header.alg !== 'RS256' || header.typ !== 'at+jwt' || header.kid !== jwk.kid) return undefined;
+        if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), verifyKey, Buffer.from(parts[2], 'base64url'))) return undefined;
+        const { jti } = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { jti?: unknown };
+        return typeof jti === 'string' ? jti : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+
+    // A sign-in the service has since ended (logout, revocation) is no sign-in for the provider either: the
+    // provider's own session cookie outlives it, so an application whose grant's session ended signs in again.
+    // That dead grant is removed (its tokens were refused already): the sign-in that follows makes a new grant
+    // tied to the new session, rather than bringing the old grant's tokens back to life.
+    const policy = interactionPolicy.base();
+    policy.get('login').checks.add(new interactionPolicy.Check('session_ended', 'End-User authentication is required', async (ctx: ProviderContext) => {
+      const grantId = ctx.oidc.client && ctx.oidc.session?.accountId ? ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId) : undefined;
+      if (!grantId || ctx.oidc.result?.login || (await liveSessionOf(grantId))) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      await destroyGrants(models, [grantId]);
+      return interactionPolicy.Check.REQUEST_PROMPT;
+    }));
+
+    // Secure cookies exactly when the public address is https: Koa refuses to set one on a request it sees as
+    // plain http (the mount tells it the scheme of BASE_URL), which answered 500 on an http BASE_URL in production.
+    const secureCookies = new URL(issuer).protocol === 'https:';
     const cookieKey = crypto.hkdfSync('sha256', Buffer.from(config.jwtSecret, 'utf8'), 'auth-service', 'oidc-cookies.v1', 32);
     const provider = new Provider(config.jwtIssuer, {
-      adapter: createOidcAdapter(models, clients.metadata),
+      adapter: createOidcAdapter(models, clients.metadata, {
+        accessTokenId,
+        consumedTwice: async (grantId, kind) => {
+          await reuseDetected(grantId, kind, { ip: null, userAgent: null });
+          return new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+        },
+      }),
       findAccount,
       claims: CLAIMS,
       scopes: [...OIDC_SCOPES],
@@ -154,19 +295,47 @@ export function createOidcProvider(deps: {
       jwks: { keys: [jwk] },
       cookies: {
         keys: [Buffer.from(cookieKey).toString('base64url')],
-        long: { signed: true, secure: config.isProduction, sameSite: 'lax' },
-        short: { signed: true, secure: config.isProduction, sameSite: 'lax' },
+        long: { signed: true, secure: secureCookies, sameSite: 'lax' },
+        short: { signed: true, secure: secureCookies, sameSite: 'lax' },
       },
       routes: OIDC_ROUTES,
       ttl: TTL,
-      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+      interactions: { policy, url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PATH}/${interaction.uid}` },
+      // The provider ends the grant's tokens on a reused code or superseded refresh token; at the token endpoint
+      // that is reuse, recorded here (the hook runs before the removal, while the presented row still names its grant).
+      revokeGrantPolicy: async (ctx: ProviderContext) => {
+        if (ctx.oidc.route === 'token') {
+          const { grantId, kind } = await grantOfPresented(ctx);
+          await reuseDetected(grantId, kind, { ip: ctx.ip || null, userAgent: ctx.get('user-agent').slice(0, 512) || null });
+        }
+        return true;
+      },
+      formats: {
+        customizers: { jwt: (_ctx: unknown, token: StructuredAccessToken['token'], structured: StructuredAccessToken) => storeJwtAccessToken(token, structured.payload) },
+      },
       // Refresh tokens only when the application asked for offline access (CONTRACT 14), rotated at every use.
       issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }, code: { scopes: Set<string> }) =>
         client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
       rotateRefreshToken: true,
       features: {
         devInteractions: { enabled: false },
-        introspection: { enabled: true },
+        // Introspection answers authenticated clients only, and a token whose sign-in session ended is inactive.
+        introspection: {
+          enabled: true,
+          allowedPolicy: async (_ctx: unknown, client: { clientAuthMethod: string }, token: { grantId?: string }) =>
+            client.clientAuthMethod !== 'none' && (!token.grantId || (await liveSessionOf(token.grantId)) !== null),
+        },
+        // Every access token is for the service itself (its API and userinfo), as an RFC 9068 JWT signed with the
+        // provider's key, so other services verify it from the JWKS; no other resource is known.
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => issuer,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: unknown, resource: string) => {
+            if (resource !== issuer) throw new errors.InvalidTarget();
+            return { scope: OIDC_SCOPES.join(' '), audience: issuer, accessTokenFormat: 'jwt', accessTokenTTL: TTL.AccessToken, jwt: { sign: { alg: 'RS256' } } };
+          },
+        },
         revocation: { enabled: true },
         clientCredentials: { enabled: true },
         rpInitiatedLogout: {
@@ -185,6 +354,50 @@ export function createOidcProvider(deps: {
         ctx.type = 'html';
         ctx.body = await page('error', { error: out.error, description: out.error_description ?? '' });
       },
+    });
+    // Discovery is the same for every request of an instance: an ETag lets clients revalidate it for nothing.
+    provider.use(async (ctx: ProviderContext, next: () => Promise<void>) => {
+      await next();
+      if (ctx.path !== '/.well-known/openid-configuration' || ctx.status !== 200) return;
+      const etag = jsonEtag(ctx.body);
+      ctx.set('ETag', etag);
+      if (notModified(ctx.get('if-none-match'), etag)) ctx.status = 304;
+    });
+    provider.use(async (ctx: ProviderContext, next: () => Promise<void>) => {
+      await next();
+      const context = { ip: ctx.ip || null, userAgent: ctx.get('user-agent').slice(0, 512) || null };
+      // No provider route matched (a 404 the provider draws): there is no oidc context.
+      if (!(ctx as Partial<ProviderContext>).oidc) return;
+      const { route, params, entities, session } = ctx.oidc;
+      // With an ID token hint and a registered post-logout URI the application has said who is leaving: no
+      // question; the sign-in ends and the browser goes back with state. (The provider has checked both, and
+      // drawn the question page this replaces.)
+      if (route === 'end_session' && ctx.status === 200 && entities?.IdTokenHint && typeof params?.post_logout_redirect_uri === 'string') {
+        const ending = await signInToEnd(ctx);
+        if (ending) await endSignIn(ending.userId, ending.sessionId, context);
+        await session?.destroy?.();
+        const target = new URL(params.post_logout_redirect_uri);
+        if (typeof params.state === 'string') target.searchParams.set('state', params.state);
+        ctx.status = 303;
+        ctx.redirect(target.href);
+        return;
+      }
+      // The user answered the logout question: "yes" ends the service's sign-in too. Only an answer to our
+      // question: without a provider session the provider posts "yes" by itself (there is nothing of its own to
+      // end), which must not sign the browser out of the service unasked. The answer was a form post, and the
+      // CSP's form-action 'self' would stop its redirect to the application's site: a page of ours moves on.
+      if (route === 'end_session_confirm' && ctx.status === 303) {
+        if (params?.logout && session?.accountId) {
+          const ending = await signInToEnd(ctx);
+          if (ending) await endSignIn(ending.userId, ending.sessionId, context);
+        }
+        const location = ctx.response.get('location');
+        if (new URL(location, issuer).origin !== new URL(issuer).origin) {
+          ctx.status = 200;
+          ctx.type = 'html';
+          ctx.body = await page('redirect', { target: location });
+        }
+      }
     });
     // BASE_URL, never the request's headers, names the provider's endpoints (CONTRACT 1): the mount sets them from it.
     provider.proxy = true;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { makeUser } from '../../support/auth';
-import { CookieBrowser, generators, listeningProvider, registerClient, relyingParty, signInThroughPage } from '../../support/oidc-relying-party';
+import { authorizeThroughPages, CookieBrowser, generators, listeningProvider, registerClient, relyingParty } from '../../support/oidc-relying-party';
 
 /** CONTRACT 14, proven from outside: openid-client as the relying party against a listening service. */
 describe('OpenID Provider (CONTRACT 14)', function () {
@@ -13,32 +13,8 @@ describe('OpenID Provider (CONTRACT 14)', function () {
   });
   after(() => provider.close());
 
-  /** Runs authorize → sign-in → consent (Allow) → the application's callback; answers the callback URL. */
-  async function authorize(browser: CookieBrowser, client: Awaited<ReturnType<typeof relyingParty>>, email: string, params: Record<string, string> = {}) {
-    const verifier = generators.codeVerifier();
-    const state = generators.state();
-    const nonce = generators.nonce();
-    const url = client.authorizationUrl({ scope: 'openid profile email offline_access', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', state, nonce, ...params });
-    let step = await browser.follow(url, provider.base);
-    let consentShown = false;
-    for (let round = 0; round < 6 && step.url.startsWith(provider.base); round++) {
-      const html = await step.res.text();
-      if (step.url.includes('/auth/login')) {
-        step = await browser.follow(await signInThroughPage(browser, provider.base, step.url, email), provider.base);
-      } else if (html.includes('http-equiv="refresh"')) {
-        step = await browser.follow(/url=([^"]+)"/.exec(html)?.[1]?.replace(/^/, provider.base) as string, provider.base);
-      } else if (html.includes('name="decision"')) {
-        consentShown = true;
-        const action = /action="([^"]+)"/.exec(html)?.[1] as string;
-        const csrf = /name="_csrf" value="([^"]*)"/.exec(html)?.[1] as string;
-        step = await browser.follow(`${provider.base}${action}`, provider.base, { form: { decision: 'allow', _csrf: csrf } });
-      } else {
-        assert.fail(`unexpected page at ${step.url}: ${step.res.status} ${html.slice(0, 300)}`);
-      }
-    }
-    assert.ok(step.url.startsWith(redirectUri), `ended at ${step.url}`);
-    return { callbackUrl: step.url, verifier, state, nonce, consentShown };
-  }
+  const authorize = (browser: CookieBrowser, client: Awaited<ReturnType<typeof relyingParty>>, email: string, params: Record<string, string> = {}) =>
+    authorizeThroughPages(browser, provider.base, client, redirectUri, email, params);
 
   it('when discovery is read, then openid-client accepts it and it names every endpoint and rule of the contract', async () => {
     const res = await fetch(`${provider.base}/.well-known/openid-configuration`);
