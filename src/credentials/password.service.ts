@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { normalizePassword } from './password-quality';
 import { createHashThreads, type HashThreads } from './hash-threads';
+import { createBcryptThreads, type BcryptThreads } from './bcrypt-threads';
+import { FOREIGN_HASH_MESSAGES, createForeignHashes, looksForeign, parseForeignHash, type ForeignHashes } from './foreign-hashes';
 
 const DIGEST = 'sha256';
 const SALT_BYTES = 16;
@@ -14,6 +16,20 @@ const LEGACY_SHA256_FORMAT = /^(?:sha256:)?([0-9a-f]{64})$/i;
 /** One set of hashing threads per process, like libuv's pool: every password service of the process shares it. */
 let shared: HashThreads | undefined;
 const sharedHashThreads = (): HashThreads => (shared ??= createHashThreads());
+let sharedBcrypt: BcryptThreads | undefined;
+const sharedBcryptThreads = (): BcryptThreads => (sharedBcrypt ??= createBcryptThreads());
+
+/**
+ * Why a stored hash cannot be imported (CONTRACT 17), or null when the service can check it: its own PBKDF2 format,
+ * a legacy SHA-256 one (an export of a database that still holds some), or a foreign format within its bounds.
+ */
+export function importedHashProblem(stored: string): string | null {
+  const own = PBKDF2_FORMAT.exec(stored);
+  if (own) return Number(own[1]) >= 1 && Number(own[1]) <= MAX_ITERATIONS ? null : FOREIGN_HASH_MESSAGES.overCost;
+  if (LEGACY_SHA256_FORMAT.test(stored)) return null;
+  const foreign = parseForeignHash(stored);
+  return foreign.ok ? null : foreign.error;
+}
 
 /** Outcome of a password check; `needsRehash` asks the caller to store a fresh hash (legacy or weaker). */
 export interface PasswordCheck {
@@ -28,14 +44,16 @@ export interface PasswordCheck {
  *
  * - `hash(password)` → the storage string, at the configured iteration count.
  * - `verify(password, stored)` → `{ ok, needsRehash }`; `needsRehash` is true on success when the stored
- *   hash is a legacy SHA-256 one or uses fewer iterations than configured. Never throws on a malformed
+ *   hash is a legacy SHA-256 one, a foreign one (an import's bcrypt, Argon2, scrypt or PBKDF2: foreign-hashes.ts)
+ *   or uses fewer iterations than configured. Never throws on a malformed
  *   stored value (that is simply `ok: false`).
  * - `verifyAgainstDummy(password)` → always `{ ok: false }`, after the same hashing work as a real check,
  *   so an unknown email or a user without a password costs the same time as a wrong password.
  */
-export function createPasswordService(options: { iterations: number; threads?: HashThreads }) {
+export function createPasswordService(options: { iterations: number; threads?: HashThreads; foreign?: ForeignHashes }) {
   const { iterations } = options;
   const threads = options.threads ?? sharedHashThreads();
+  const foreign = options.foreign ?? createForeignHashes({ hashThreads: threads, bcryptThreads: sharedBcryptThreads() });
   let dummy: Promise<string> | undefined;
   /**
    * PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads.
@@ -82,6 +100,11 @@ export function createPasswordService(options: { iterations: number; threads?: H
       // A wrong guess costs what it costs for PBKDF2 users (a right one pays for the re-hash instead).
       if (!ok) return verifyAgainstDummy(password);
       return { ok: true, needsRehash: true };
+    }
+    if (looksForeign(stored)) {
+      // A wrong password costs the foreign hash's own work (bounded at import), as it did on the system it came from.
+      const ok = await foreign.verify(password, stored);
+      if (ok !== null) return { ok, needsRehash: ok };
     }
     return verifyAgainstDummy(password);
   }
