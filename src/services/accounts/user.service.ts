@@ -32,6 +32,12 @@ export interface NewUserInput {
   email: string;
   /** Plain password, hashed here; omitted/null for passwordless accounts. */
   password?: string | null;
+  /** A hash made already (an import's, checked by importedHashProblem), stored as it is; `password` wins. */
+  passwordHash?: string | null;
+  /** When the address was proven (an import's vouched-for address); unproven when absent. */
+  emailVerifiedAt?: Date | null;
+  /** When the account was made elsewhere (an import); now when absent. */
+  createdAt?: Date;
   /** Defaults to the email's local part, made unique. */
   username?: string | null;
   firstName?: string | null;
@@ -178,6 +184,8 @@ export function createUserService(deps: {
         passwordHash,
         selfRegistered: Boolean(options.selfRegistered) && !isFirstUser,
         avatarUrl: input.avatarUrl ?? null,
+        emailVerifiedAt: input.emailVerifiedAt ?? null,
+        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
       },
       { transaction },
     );
@@ -206,7 +214,7 @@ export function createUserService(deps: {
       throw AppError.validation({ username: `must be ${USERNAME_MIN} to ${USERNAME_MAX} characters` });
     }
     // Hash before any lock is taken: PBKDF2 takes tens of milliseconds.
-    const passwordHash = input.password ? await passwords.hash(input.password) : null;
+    const passwordHash = input.password ? await passwords.hash(input.password) : (input.passwordHash ?? null);
     await ensureClaimRow(options.transaction);
 
     try {

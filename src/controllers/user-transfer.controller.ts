@@ -1,0 +1,42 @@
+import { once } from 'node:events';
+import type { RequestHandler } from 'express';
+import type { Container } from '../container';
+import { AppError } from '../http/app-error';
+import { adminAudit } from '../http/request-context';
+import { IMPORT_LIMIT_BYTES, IMPORT_MESSAGES, type ImportMode } from '../services/user-transfer/user-import';
+
+const IMPORT_TYPES = ['application/x-ndjson', 'application/json'];
+
+/** Handlers of CONTRACT 17's import and export; the query schema has parsed `mode`. */
+export function createUserTransferController({ userImport, userExport, logger }: Container) {
+  const importUsers: RequestHandler = async (req, res) => {
+    const type = req.is(IMPORT_TYPES);
+    if (!type) throw new AppError(415, `Content-Type must be one of ${IMPORT_TYPES.join(', ')}`);
+    // A declared length over the limit is refused before a byte is read (one without is counted as it arrives).
+    if (Number(req.get('content-length') ?? 0) > IMPORT_LIMIT_BYTES) {
+      res.set('Connection', 'close');
+      throw new AppError(413, IMPORT_MESSAGES.tooLarge);
+    }
+    const { mode } = req.query as unknown as { mode: ImportMode };
+    const summary = await userImport.importUsers(req, { format: type === 'application/json' ? 'json-array' : 'ndjson', mode }, adminAudit(req));
+    res.json(summary);
+  };
+
+  const exportUsers: RequestHandler = async (req, res) => {
+    res.type('application/x-ndjson').set('Content-Disposition', 'attachment; filename="users.ndjson"');
+    try {
+      for await (const lines of userExport.exportUsers(adminAudit(req))) {
+        // The client's pace sets the export's: the next page is read once this one is on its way.
+        if (!res.write(lines)) await once(res, 'drain');
+      }
+      res.end();
+    } catch (err) {
+      if (!res.headersSent) throw err;
+      // Half an export must not look whole: the connection is cut without the final chunk.
+      logger.error({ err: (err as Error).message }, 'a user export failed mid-stream');
+      res.destroy();
+    }
+  };
+
+  return { importUsers, exportUsers };
+}
