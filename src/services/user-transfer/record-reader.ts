@@ -26,7 +26,7 @@ const WHITESPACE = new Set([' ', '\t', '\r', '\n', '\ufeff']);
  * (`for await`), so a slow database holds the upload back instead of buffering it.
  */
 export async function* readRecords(
-  body: AsyncIterable<Buffer | string>,
+  body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: { format: RecordFormat; limitBytes: number; maxRecordBytes: number },
 ): AsyncGenerator<ReadRecord> {
   const { format, limitBytes, maxRecordBytes } = options;

@@ -184,7 +184,7 @@ export function createUserImport(deps: {
 
   /** Reads, checks and writes every record of `body`; answers the counts and each refused record's line and reason. */
   async function importUsers(
-    body: AsyncIterable<Buffer | string>,
+    body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
     options: { format: RecordFormat; mode: ImportMode; /** After each batch: the counts so far (the command line's progress bar). */ onProgress?: (summary: ImportSummary) => void },
     audit: ImportAudit,
   ): Promise<ImportSummary> {
