@@ -40,7 +40,7 @@ export const importRecord = judgedPassword(
       passwordHash: passwordHash.optional(),
     })
     .refine((record) => record.password === undefined || record.passwordHash === undefined, { path: ['password'], message: 'give password or passwordHash, not both' }),
-).meta({ id: 'UserImportRecord' });
+);
 
 /** Checks one parsed record: the container hands this to the import service (services sit below the schemas). */
 export async function checkImportRecord(value: unknown): Promise<CheckedRecord> {
@@ -62,10 +62,9 @@ const importSummary = z
     errors: z
       .array(z.object({ line: z.number().int().describe('the line the record starts on'), email: z.string().nullable(), error: z.string() }))
       .describe('each refused record (the first 1,000); the counts count them all'),
-  })
-  .meta({ id: 'UserImportSummary' });
+  });
 
-const exportRecord = importRecord.meta({ id: 'UserExportRecord', description: 'one line of the export: an import record with passwordHash, never password' });
+const exportRecord = importRecord.describe('one line of the export: an import record with passwordHash, never password');
 
 const denials = { 401: 'not signed in', 403: 'Insufficient permissions, Recent sign-in required (`stepUp: true`), or an API key (refused here)' };
 const tags = ['Users'];

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -122,6 +123,18 @@ describe('user import and export (CONTRACT 17)', function () {
     assert.equal((await login(proxiedApp(), user.email, 'another unusual passphrase 77')).status, 200);
     const badMode = await importNdjson(ndjson([record]), { mode: 'merge' });
     assert.equal(badMode.status, 400);
+  });
+
+  it('when the body is gzip-compressed, then it is read decompressed; a broken or unknown compression is refused', async () => {
+    const email = uniqueEmail('gzip');
+    const zipped = zlib.gzipSync(ndjson([{ email }]));
+    const post = (encoding: string, bytes: Buffer) =>
+      request(ctx().app).post('/api/users/import').set('Authorization', `Bearer ${adminToken}`).set('Content-Type', 'application/x-ndjson').set('Content-Encoding', encoding).send(bytes);
+    const res = await post('gzip', zipped);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.created, 1);
+    assert.equal((await post('gzip', zipped.subarray(0, 12))).status, 400);
+    assert.equal((await post('compress', zipped)).status, 415);
   });
 
   it('when the caller lacks manage:users, a recent sign-in or sends another type, then the import is refused', async () => {

@@ -221,10 +221,10 @@ export function createUserImport(deps: {
       }
       if (batch.length > 0) await flush();
     } catch (err) {
-      if (!(err instanceof BodyTooLarge)) throw err;
-      // Only a body without Content-Length gets this far: the batches before the limit are written, and said so.
+      // Cut short (a body past the limit without Content-Length, a broken stream): the batches before are written, and recorded.
       await recordImport(summary, mode, audit, true);
-      throw new AppError(413, IMPORT_MESSAGES.tooLarge, { body: { ...summary } });
+      if (err instanceof BodyTooLarge) throw new AppError(413, IMPORT_MESSAGES.tooLarge, { body: { ...summary } });
+      throw err;
     }
     await recordImport(summary, mode, audit, false);
     return summary;
