@@ -70,6 +70,11 @@ export interface CreateUserOptions {
    * is proven (CONTRACT 18). Not so for the first user, who is the bootstrap admin and vouched for.
    */
   selfRegistered?: boolean;
+  /**
+   * The role as the input gives it even when this is the first user (an import: its records name their admins, and
+   * whichever record comes first must not become one).
+   */
+  roleAsGiven?: boolean;
 }
 
 /** The one normal form of an email for lookup and storage (ASCII only; defined with the email rule). */
@@ -161,7 +166,7 @@ export function createUserService(deps: {
   ): Promise<User> {
     const claim = await lockClaim(transaction);
     const claimed = (claim.value as { userId?: string | null } | null)?.userId ?? null;
-    const isFirstUser = claimed === null && (await models.User.count({ transaction })) === 0;
+    const isFirstUser = !options.roleAsGiven && claimed === null && (await models.User.count({ transaction })) === 0;
 
     if (options.onlyIf === 'first-user' && !isFirstUser) throw AppError.forbidden(USER_MESSAGES.registrationDisabled);
     if (options.onlyIf === 'no-admin' && (await models.User.count({ where: { role: 'admin' }, transaction })) > 0) {

@@ -140,7 +140,7 @@ export function createUserImport(deps: {
         emailVerifiedAt: record.emailVerified ? new Date() : null,
         createdAt: record.createdAt ? new Date(record.createdAt) : undefined,
       },
-      { transaction },
+      { transaction, roleAsGiven: true },
     );
     return { kind: 'created' };
   }
