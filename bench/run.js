@@ -28,6 +28,10 @@
  *           was with 6 s, and for login at 4/s with 80 samples); reported beside the login's: the same
  *           logins against bare-login-server.js (the host's hash latency without the service)
  *
+ *   import  reported only: 100,000 users with bcrypt hashes imported into SQLite by POST /api/users/import (NDJSON,
+ *           streamed), 1,000,000 into MariaDB when BENCH_MYSQL_URL answers (BENCH_IMPORT_USERS, BENCH_IMPORT_USERS_MYSQL;
+ *           0 skips MariaDB); users per second, and the peak RSS then and while a 50 MB body is read (CONTRACT 17: ≤ 200 MiB)
+ *
  * Logins come from many client addresses (TRUST_PROXY=loopback + X-Forwarded-For, one address per
  * request), so the 5-per-minute login limit stays in force and out of the way: no bench-only knob.
  *
@@ -60,6 +64,7 @@ const { measureUnderLoad } = require('./steps/load');
 const { measurePaths } = require('./steps/paths');
 const { measureCacheMisses, ALGORITHMS } = require('./steps/cache-miss');
 const { measureGrowthEverywhere } = require('./steps/growth');
+const { measureImport } = require('./steps/import');
 const { report } = require('./report');
 
 async function main() {
@@ -134,6 +139,10 @@ async function main() {
 
     if (step('growth')) {
       results.growth = await measureGrowthEverywhere(dir);
+    }
+
+    if (step('import')) {
+      results.import = await measureImport(dir);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
