@@ -62,7 +62,9 @@ const SCRYPT = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/.]
 /**
  * passlib's PBKDF2 (https://passlib.readthedocs.io/en/stable/lib/passlib.hash.pbkdf2_digest.html):
  * `$pbkdf2-sha256$<rounds>$<salt>$<checksum>` and `$pbkdf2-sha512$…`, salt and checksum in passlib's adapted base64
- * ("ab64": standard base64 with `.` for `+`, no padding); the checksum is the digest's length (32 or 64 bytes).
+ * ("ab64": standard base64 with `.` for `+`, no padding); the checksum is the digest's length (32 or 64 bytes). A
+ * SHA-256 checksum of 64 bytes is read too: Keycloak before version 20 derived 512-bit keys with pbkdf2-sha256
+ * (Pbkdf2Sha256PasswordHashProvider), and its hashes are brought over in this form (docs/migration.md).
  */
 const PASSLIB_PBKDF2 = /^\$pbkdf2-(sha256|sha512)\$(\d{1,10})\$([A-Za-z0-9./]{0,})\$([A-Za-z0-9./]{43}|[A-Za-z0-9./]{86})$/;
 /**
@@ -108,8 +110,9 @@ export function parseForeignHash(stored: string): ForeignHashParse {
     const digest = m[1] as 'sha256' | 'sha512';
     const iterations = Number(m[2]);
     const key = fromBase64(m[4]);
-    if (iterations < 1 || key.length !== PBKDF2_KEY_BYTES[digest]) return malformed;
-    if (iterations > bounds.pbkdf2Iterations) return overCost;
+    if (iterations < 1 || (key.length !== PBKDF2_KEY_BYTES[digest] && !(digest === 'sha256' && key.length === 64))) return malformed;
+    // PBKDF2 runs its iterations once per block of the digest's length: a 64-byte SHA-256 key costs twice its count.
+    if (iterations * (key.length / PBKDF2_KEY_BYTES[digest]) > bounds.pbkdf2Iterations) return overCost;
     return { ok: true, hash: { kind: 'pbkdf2', digest, salt: fromBase64(m[3]), key, iterations } };
   }
   if ((m = DJANGO_PBKDF2.exec(stored))) {

@@ -110,9 +110,15 @@ describe('foreign password hashes (CONTRACT 17)', function () {
       // Warm-up: threads started, modules loaded, the dummy hash made.
       await passwords.verify(PASSWORD, own);
       for (const hash of Object.values(costly)) await passwords.verify(PASSWORD, hash);
-      const ownBusy = Math.max(...(await Promise.all([0, 1, 2].map(() => loopBusyDuring(() => passwords.verify(PASSWORD, own))))));
+      /** The event loop's busy time of one check, the least of three: noise only adds, the check's own work stays in every run. */
+      const leastBusy = async (hash: string): Promise<number> => {
+        const runs: number[] = [];
+        for (let run = 0; run < 3; run += 1) runs.push(await loopBusyDuring(async () => assert.equal((await passwords.verify(PASSWORD, hash)).ok, true)));
+        return Math.min(...runs);
+      };
+      const ownBusy = await leastBusy(own);
       for (const [label, hash] of Object.entries(costly)) {
-        const busy = await loopBusyDuring(async () => assert.equal((await passwords.verify(PASSWORD, hash)).ok, true));
+        const busy = await leastBusy(hash);
         // A loaded 2-core host adds scheduling noise to both; the allowance is far below bcrypt's or Argon2's own cost.
         assert.ok(busy <= ownBusy + 15, `${label}: ${busy.toFixed(1)} ms busy vs ${ownBusy.toFixed(1)} ms for the own format`);
       }

@@ -18,6 +18,7 @@ export async function foreignHashesOf(password: string): Promise<Record<string, 
   const passlibSalt = salt();
   const sha256Key = await pbkdf2({ password, salt: passlibSalt, iterations: 2000, hashLength: 32, hashFunction: createSHA256(), outputType: 'binary' });
   const sha512Key = await pbkdf2({ password, salt: passlibSalt, iterations: 2000, hashLength: 64, hashFunction: createSHA512(), outputType: 'binary' });
+  const keycloakKey = await pbkdf2({ password, salt: passlibSalt, iterations: 1500, hashLength: 64, hashFunction: createSHA256(), outputType: 'binary' });
   const djangoSalt = crypto.randomBytes(12).toString('hex');
   const djangoKey = await pbkdf2({ password, salt: djangoSalt, iterations: 3000, hashLength: 32, hashFunction: createSHA256(), outputType: 'binary' });
   const bcrypt2b = await bcrypt({ password, salt: salt(), costFactor: 6, outputType: 'encoded' });
@@ -31,6 +32,8 @@ export async function foreignHashesOf(password: string): Promise<Record<string, 
     scrypt: `$scrypt$ln=10,r=8,p=1$${b64(scryptSalt)}$${b64(scryptKey)}`,
     passlibSha256: `$pbkdf2-sha256$2000$${ab64(passlibSalt)}$${ab64(sha256Key)}`,
     passlibSha512: `$pbkdf2-sha512$2000$${ab64(passlibSalt)}$${ab64(sha512Key)}`,
+    // Keycloak before 20: pbkdf2-sha256 with a 512-bit key, carried over in passlib's form (docs/migration.md).
+    keycloakSha256Long: `$pbkdf2-sha256$1500$${ab64(passlibSalt)}$${ab64(keycloakKey)}`,
     django: `pbkdf2_sha256$3000$${djangoSalt}$${Buffer.from(djangoKey).toString('base64')}`,
   };
 }
