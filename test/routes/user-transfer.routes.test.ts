@@ -121,6 +121,9 @@ describe('user import and export (CONTRACT 17)', function () {
     assert.equal(user.firstName, 'Changed');
     assert.equal((await request(ctx().app).get('/auth/me').set('Authorization', `Bearer ${token}`)).status, 401, 'the role change ended the session');
     assert.equal((await login(proxiedApp(), user.email, 'another unusual passphrase 77')).status, 200);
+    const other = await makeUser();
+    const taken = await importNdjson(ndjson([{ email: user.email, username: other.username.toUpperCase() }]), { mode: 'upsert' });
+    assert.deepEqual(taken.body.errors, [{ line: 1, email: user.email, error: 'User with this email or username already exists' }], 'usernames are unique case-insensitively');
     const badMode = await importNdjson(ndjson([record]), { mode: 'merge' });
     assert.equal(badMode.status, 400);
   });

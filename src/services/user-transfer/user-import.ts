@@ -10,6 +10,7 @@ import { USER_MESSAGES, type UserService } from '../accounts/user.service';
 import { applyDefaults } from '../../profiles/profile-defaults';
 import { validateProfileData } from '../../profiles/profile-values';
 import type { ProfileService } from '../accounts/profile.service';
+import { usernameTakenByAnother } from '../accounts/user-admin.service';
 import type { ActivityService } from '../operations/activity.service';
 import type { CredentialSet } from '../security/credential-set/credential-set';
 import { BodyTooLarge, readRecords, type ReadRecord, type RecordFormat } from './record-reader';
@@ -106,6 +107,9 @@ export function createUserImport(deps: {
     const demotes = record.role !== undefined && record.role !== user.role;
     const deactivates = record.active === false && user.active;
     if ((demotes || deactivates) && user.role === 'admin' && user.active) return failed(IMPORT_MESSAGES.adminKept);
+    if (record.username !== undefined && record.username !== user.username && (await usernameTakenByAnother(models, record.username, user.id, transaction))) {
+      return failed(USER_MESSAGES.duplicate);
+    }
     for (const field of ['username', 'firstName', 'lastName', 'role', 'active'] as const) {
       if (record[field] !== undefined) user.set(field, record[field] as never);
     }
