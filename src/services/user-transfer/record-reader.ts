@@ -6,7 +6,7 @@ export type ReadRecord = { line: number; value: unknown } | { line: number; erro
 export type RecordFormat = 'ndjson' | 'json-array';
 
 export const RECORD_MESSAGES = {
-  tooLarge: (bytes: number) => `record larger than ${bytes} bytes`,
+  tooLarge: (characters: number) => `record longer than ${characters} characters`,
   badJson: 'not valid JSON',
   notArray: 'a JSON body must be an array of records',
   afterArray: 'unexpected text after the array',
@@ -21,19 +21,19 @@ const WHITESPACE = new Set([' ', '\t', '\r', '\n', '\ufeff']);
 /**
  * Reads an import body as records, one at a time, without holding more than one record's text: NDJSON (a record
  * per line, blank lines skipped) or a JSON array (each top-level element a record, found by tracking strings and
- * nesting, then parsed alone). A record over `maxRecordBytes` or one that is not JSON is an error at its line and
- * reading goes on; the body past `limitBytes` stops it with BodyTooLarge. The stream is read as the caller pulls
+ * nesting, then parsed alone). A record longer than `maxRecordLength` characters or one that is not JSON is an
+ * error at its line and reading goes on; the body past `limitBytes` stops it with BodyTooLarge. The stream is read as the caller pulls
  * (`for await`), so a slow database holds the upload back instead of buffering it.
  */
 export async function* readRecords(
   body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-  options: { format: RecordFormat; limitBytes: number; maxRecordBytes: number },
+  options: { format: RecordFormat; limitBytes: number; maxRecordLength: number },
 ): AsyncGenerator<ReadRecord> {
-  const { format, limitBytes, maxRecordBytes } = options;
+  const { format, limitBytes, maxRecordLength } = options;
   const decoder = new StringDecoder('utf8');
   let bytes = 0;
   let line = 1;
-  /** The current record's text, its first line, and whether it outgrew maxRecordBytes (then only its end is looked for). */
+  /** The current record's text, its first line, and whether it outgrew maxRecordLength (then only its end is looked for). */
   let text = '';
   let startLine = 0;
   let overflow = false;
@@ -51,7 +51,7 @@ export async function* readRecords(
     text = '';
     startLine = 0;
     overflow = false;
-    if (over) return { line: at, error: RECORD_MESSAGES.tooLarge(maxRecordBytes) };
+    if (over) return { line: at, error: RECORD_MESSAGES.tooLarge(maxRecordLength) };
     if (record === '') return null;
     try {
       return { line: at, value: JSON.parse(record) };
@@ -63,7 +63,7 @@ export async function* readRecords(
   function append(piece: string): void {
     if (overflow) return;
     if (startLine === 0) startLine = line;
-    if (text.length + piece.length > maxRecordBytes) {
+    if (text.length + piece.length > maxRecordLength) {
       overflow = true;
       text = '';
       return;

@@ -51,7 +51,7 @@ export interface ImportAudit {
 
 export const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
 /** One record is one user: far below this. A longer one is refused alone, so a runaway line cannot fill memory. */
-const MAX_RECORD_BYTES = 64 * 1024;
+const MAX_RECORD_LENGTH = 64 * 1024;
 /** Records per transaction: few enough that a batch holds the write lock briefly, many enough to amortise the commit. */
 const BATCH_SIZE = 200;
 /** The errors listed in the answer; past this the counts still count (a bad file would otherwise make an answer as large as itself). */
@@ -74,7 +74,7 @@ export const errorText = (errors: Record<string, string>): string =>
     .map(([field, message]) => `${field}: ${message}`)
     .join('; ');
 
-const describe = (err: AppError): string => {
+const refusalText = (err: AppError): string => {
   const errors = (err.options as { errors?: Record<string, string> }).errors;
   return errors ? errorText(errors) : err.message;
 };
@@ -160,7 +160,7 @@ export function createUserImport(deps: {
       return outcome;
     } catch (err) {
       await savepoint.rollback();
-      if (err instanceof AppError) return failed(describe(err));
+      if (err instanceof AppError) return failed(refusalText(err));
       if (err instanceof UniqueConstraintError) return failed(USER_MESSAGES.duplicate);
       throw err;
     }
@@ -213,7 +213,7 @@ export function createUserImport(deps: {
       return typeof email === 'string' ? email.slice(0, 320) : null;
     };
     try {
-      for await (const read of readRecords(body, { format, limitBytes: IMPORT_LIMIT_BYTES, maxRecordBytes: MAX_RECORD_BYTES }) as AsyncIterable<ReadRecord>) {
+      for await (const read of readRecords(body, { format, limitBytes: IMPORT_LIMIT_BYTES, maxRecordLength: MAX_RECORD_LENGTH }) as AsyncIterable<ReadRecord>) {
         if ('error' in read) {
           refuse(read.line, null, read.error);
           continue;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readRecords, RECORD_MESSAGES, BodyTooLarge, type ReadRecord, type RecordFormat } from '../../../src/services/user-transfer/record-reader';
 
 /** Reads `chunks` (split where a test says, to cross chunk boundaries) and collects every record. */
-async function read(chunks: Array<string | Buffer>, format: RecordFormat, limits: { limitBytes?: number; maxRecordBytes?: number } = {}): Promise<ReadRecord[]> {
+async function read(chunks: Array<string | Buffer>, format: RecordFormat, limits: { limitBytes?: number; maxRecordLength?: number } = {}): Promise<ReadRecord[]> {
   const records: ReadRecord[] = [];
-  for await (const record of readRecords((async function* () { yield* chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)); })(), { format, limitBytes: limits.limitBytes ?? 1e6, maxRecordBytes: limits.maxRecordBytes ?? 1000 })) {
+  for await (const record of readRecords((async function* () { yield* chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)); })(), { format, limitBytes: limits.limitBytes ?? 1e6, maxRecordLength: limits.maxRecordLength ?? 1000 })) {
     records.push(record);
   }
   return records;
