@@ -59,6 +59,8 @@ async function runImport(container, file, mode) {
       {
         format,
         mode,
+        // The API's 50 MB bounds what one request holds in flight; a file read here may be as large as the operator's.
+        limitBytes: Number.POSITIVE_INFINITY,
         onProgress: (so) => bar?.update(Math.ceil(read / 1024), { details: `created ${so.created}, updated ${so.updated}, skipped ${so.skipped}, failed ${so.failed}` }),
       },
       { actor: null, context: { ip: null, userAgent: 'users-transfer cli' } },
@@ -69,7 +71,7 @@ async function runImport(container, file, mode) {
     return summary.failed > 0 ? 1 : 0;
   } catch (err) {
     bar?.stop();
-    // The service's refusal (a body past 50 MB): its message and the counts so far.
+    // A refusal of the service's own: its message, and the counts so far when it has them.
     if (err && err.name === 'AppError') {
       process.stderr.write(`${err.message}\n`);
       if (err.options && err.options.body) process.stdout.write(`${JSON.stringify(err.options.body, null, 2)}\n`);

@@ -74,7 +74,7 @@ export const USER_TRANSFER_ENDPOINTS = {
   import: {
     summary: 'Import users (NDJSON or a JSON array, up to 50 MB, read as a stream)',
     description:
-      'One user a record. Each record is checked with the user rules; a refused record is listed with its line and never stops the others. Records are written in batches, each one transaction. No mail is sent. Imported accounts are vouched for. Hashes are checked at the next sign-in and then re-hashed.',
+      'One user a record. The upload is streamed to a temporary file first (over 50 MB: 413, nothing written), then imported while the client waits. Each record is checked with the user rules; a refused record is listed with its line and never stops the others. Records are written in batches, each one transaction. No mail is sent. Imported accounts are vouched for. Hashes are checked at the next sign-in and then re-hashed.',
     tags,
     auth: true,
     query: importQuery,

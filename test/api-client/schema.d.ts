@@ -899,7 +899,7 @@ export interface paths {
         put?: never;
         /**
          * Import users (NDJSON or a JSON array, up to 50 MB, read as a stream)
-         * @description One user a record. Each record is checked with the user rules; a refused record is listed with its line and never stops the others. Records are written in batches, each one transaction. No mail is sent. Imported accounts are vouched for. Hashes are checked at the next sign-in and then re-hashed.
+         * @description One user a record. The upload is streamed to a temporary file first (over 50 MB: 413, nothing written), then imported while the client waits. Each record is checked with the user rules; a refused record is listed with its line and never stops the others. Records are written in batches, each one transaction. No mail is sent. Imported accounts are vouched for. Hashes are checked at the next sign-in and then re-hashed.
          */
         post: operations["postApiUsersImport"];
         delete?: never;

@@ -183,11 +183,17 @@ describe('user import and export (CONTRACT 17)', function () {
       assert.equal(res.body.error, IMPORT_MESSAGES.tooLarge);
     });
 
-    it('when a body without a length grows past 50 MB, then 413', async () => {
-      const chunk = Buffer.alloc(1024 * 1024, 32);
-      const res = await post(Readable.from((function* () { for (let i = 0; i < 51; i += 1) yield chunk; })()), { 'Transfer-Encoding': 'chunked' });
+    it('when a body without a length grows past 50 MB, then 413 and not one of its records is written', async () => {
+      const email = uniqueEmail('before-limit');
+      const chunk = Buffer.alloc(1024 * 1024, 10);
+      const body = Readable.from((function* () {
+        yield Buffer.from(ndjson([{ email }]));
+        for (let i = 0; i < 51; i += 1) yield chunk;
+      })());
+      const res = await post(body, { 'Transfer-Encoding': 'chunked' });
       assert.equal(res.status, 413);
       assert.equal(res.body.error, IMPORT_MESSAGES.tooLarge);
+      assert.equal(await ctx().models.User.count({ where: { email } }), 0);
     });
   });
 

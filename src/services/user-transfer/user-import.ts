@@ -189,7 +189,14 @@ export function createUserImport(deps: {
   /** Reads, checks and writes every record of `body`; answers the counts and each refused record's line and reason. */
   async function importUsers(
     body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-    options: { format: RecordFormat; mode: ImportMode; /** After each batch: the counts so far (the command line's progress bar). */ onProgress?: (summary: ImportSummary) => void },
+    options: {
+      format: RecordFormat;
+      mode: ImportMode;
+      /** The most the body may hold (default IMPORT_LIMIT_BYTES, the API's; the command line reads files of any size). */
+      limitBytes?: number;
+      /** After each batch: the counts so far (the command line's progress bar). */
+      onProgress?: (summary: ImportSummary) => void;
+    },
     audit: ImportAudit,
   ): Promise<ImportSummary> {
     const { format, mode } = options;
@@ -213,7 +220,7 @@ export function createUserImport(deps: {
       return typeof email === 'string' ? email.slice(0, 320) : null;
     };
     try {
-      for await (const read of readRecords(body, { format, limitBytes: IMPORT_LIMIT_BYTES, maxRecordLength: MAX_RECORD_LENGTH }) as AsyncIterable<ReadRecord>) {
+      for await (const read of readRecords(body, { format, limitBytes: options.limitBytes ?? IMPORT_LIMIT_BYTES, maxRecordLength: MAX_RECORD_LENGTH }) as AsyncIterable<ReadRecord>) {
         if ('error' in read) {
           refuse(read.line, null, read.error);
           continue;
@@ -225,7 +232,7 @@ export function createUserImport(deps: {
       }
       if (batch.length > 0) await flush();
     } catch (err) {
-      // Cut short (a body past the limit without Content-Length, a broken stream): the batches before are written, and recorded.
+      // Cut short (a body past the limit, a broken stream): the batches before are written, and recorded.
       await recordImport(summary, mode, audit, true);
       if (err instanceof BodyTooLarge) throw new AppError(413, IMPORT_MESSAGES.tooLarge, { body: { ...summary } });
       throw err;
