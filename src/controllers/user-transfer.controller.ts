@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { adminAudit } from '../http/request-context';
@@ -7,6 +7,14 @@ import { spoolBody } from '../http/spooled-body';
 import { IMPORT_LIMIT_BYTES, IMPORT_MESSAGES, type ImportMode } from '../services/user-transfer/user-import';
 
 const IMPORT_TYPES = ['application/x-ndjson', 'application/json'];
+
+/** Resolves when the response takes more or its client is gone, leaving no listener behind (an export waits often). */
+async function drainedOrGone(res: Response): Promise<void> {
+  const settled = new AbortController();
+  const event = (name: string) => once(res, name, { signal: settled.signal }).catch(() => undefined);
+  await Promise.race([event('drain'), event('close')]);
+  settled.abort();
+}
 
 /** Handlers of CONTRACT 17's import and export; the query schema has parsed `mode`. */
 export function createUserTransferController({ userImport, userExport, logger }: Container) {
@@ -30,8 +38,10 @@ export function createUserTransferController({ userImport, userExport, logger }:
     res.type('application/x-ndjson').set('Content-Disposition', 'attachment; filename="users.ndjson"');
     try {
       for await (const lines of userExport.exportUsers(adminAudit(req))) {
-        // The client's pace sets the export's: the next page is read once this one is on its way.
-        if (!res.write(lines)) await once(res, 'drain');
+        // The client's pace sets the export's: the next page is read once this one is on its way. A client that
+        // goes away ends it (no drain would ever come), and leaving the loop closes the export's cursor.
+        if (!res.write(lines)) await drainedOrGone(res);
+        if (res.destroyed) return;
       }
       res.end();
     } catch (err) {
