@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { normalizePassword } from './password-quality';
 import { createHashThreads, type HashThreads } from './hash-threads';
 import { createBcryptThreads, type BcryptThreads } from './bcrypt-threads';
-import { FOREIGN_HASH_MESSAGES, createForeignHashes, looksForeign, parseForeignHash, type ForeignHashes } from './foreign-hashes';
+import { FOREIGN_HASH_BOUNDS, FOREIGN_HASH_MESSAGES, createForeignHashes, looksForeign, parseForeignHash, type ForeignHashes } from './foreign-hashes';
 
 const DIGEST = 'sha256';
 const SALT_BYTES = 16;
@@ -25,7 +25,8 @@ const sharedBcryptThreads = (): BcryptThreads => (sharedBcrypt ??= createBcryptT
  */
 export function importedHashProblem(stored: string): string | null {
   const own = PBKDF2_FORMAT.exec(stored);
-  if (own) return Number(own[1]) >= 1 && Number(own[1]) <= MAX_ITERATIONS ? null : FOREIGN_HASH_MESSAGES.overCost;
+  // The same bound as a foreign PBKDF2 hash: an import is no way to bring in a hash that makes a sign-in expensive.
+  if (own) return Number(own[1]) < 1 ? FOREIGN_HASH_MESSAGES.malformed : Number(own[1]) > FOREIGN_HASH_BOUNDS.pbkdf2Iterations ? FOREIGN_HASH_MESSAGES.overCost : null;
   if (LEGACY_SHA256_FORMAT.test(stored)) return null;
   const foreign = parseForeignHash(stored);
   return foreign.ok ? null : foreign.error;

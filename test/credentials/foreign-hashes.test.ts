@@ -35,6 +35,7 @@ describe('foreign password hashes (CONTRACT 17)', function () {
         `$scrypt$ln=20,r=8,p=1$${b64(salt())}$${b64(crypto.randomBytes(32))}`,
         `$pbkdf2-sha256$5000000$${ab64(salt())}$${ab64(crypto.randomBytes(32))}`,
         `pbkdf2_sha256$9000000$abc123$${crypto.randomBytes(32).toString('base64')}`,
+        `pbkdf2:3000000:${crypto.randomBytes(16).toString('hex')}:${crypto.randomBytes(32).toString('hex')}`,
       ];
       for (const hash of overCost) assert.equal(importedHashProblem(hash), FOREIGN_HASH_MESSAGES.overCost, hash);
     });
