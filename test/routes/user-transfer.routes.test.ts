@@ -108,7 +108,7 @@ describe('user import and export (CONTRACT 17)', function () {
     assert.equal(notArray.body.errors[0].error, 'a JSON body must be an array of records');
   });
 
-  it('when an email exists, then create skips it and upsert updates it (ending its sessions when the password is replaced)', async () => {
+  it('when an email exists, then create skips it and upsert updates it (its role change ends its sessions, as an admin change would)', async () => {
     const user = await makeUser({ role: 'viewer' });
     const token = await tokenFor(user);
     const record = { email: user.email.toUpperCase(), role: 'editor', firstName: 'Changed', password: 'another unusual passphrase 77' };
