@@ -14,7 +14,7 @@ const NO_BODY: Record<string, never> = Object.freeze({});
  * and SQLite cuts a statement at it (a 500 from deep inside a query). Iterative: a 100 kB body can nest
  * tens of thousands of levels.
  */
-function containsNul(body: unknown): boolean {
+export function containsNul(body: unknown): boolean {
   const pending: unknown[] = [body];
   while (pending.length > 0) {
     const value = pending.pop();

@@ -74,13 +74,15 @@ describe('user import and export (CONTRACT 17)', function () {
       JSON.stringify({ email: uniqueEmail('both'), password: 'a long and unusual passphrase 42', passwordHash: '$2b$10$' + 'a'.repeat(53) }),
       JSON.stringify({ email: uniqueEmail('extra'), isAdmin: true }),
       JSON.stringify({ email: good[2] }),
+      JSON.stringify({ email: uniqueEmail('nul'), firstName: 'Ada\u0000Lovelace' }),
     ];
     const res = await importNdjson(lines.join('\n'));
     assert.equal(res.status, 200);
     assert.equal(res.body.created, 3);
-    assert.equal(res.body.failed, 7);
+    assert.equal(res.body.failed, 8);
     const byLine = Object.fromEntries((res.body.errors as Array<{ line: number; error: string }>).map((error) => [error.line, error.error]));
-    assert.deepEqual(Object.keys(byLine).map(Number), [2, 3, 4, 6, 8, 9, 10]);
+    assert.deepEqual(Object.keys(byLine).map(Number), [2, 3, 4, 6, 8, 9, 10, 12]);
+    assert.equal(byLine[12], 'the record contains a NUL character');
     assert.match(byLine[2], new RegExp(FOREIGN_HASH_MESSAGES.overCost));
     assert.equal(byLine[3], 'not valid JSON');
     assert.match(byLine[4], /^email: must be a valid email address/);

@@ -5,6 +5,7 @@ import type { PasswordService } from '../../credentials/password.service';
 import type { TokenService } from '../../sessions/token.service';
 import type { RequestContext } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
+import { containsNul } from '../../http/body-parsing';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { USER_MESSAGES, type UserService } from '../accounts/user.service';
 import { applyDefaults } from '../../profiles/profile-defaults';
@@ -61,6 +62,7 @@ export const IMPORT_MESSAGES = {
   tooLarge: 'Import body larger than 50 MB',
   batchFailed: 'not written: its batch failed in the database (try the import again)',
   adminKept: 'an import does not demote or deactivate an active admin (use the users API)',
+  nul: 'the record contains a NUL character',
 } as const;
 
 type Pending = { line: number; record: ImportRecord; passwordHash: string | null };
@@ -225,7 +227,8 @@ export function createUserImport(deps: {
           refuse(read.line, null, read.error);
           continue;
         }
-        const checked = await checkRecord(read.value);
+        // The body parser's rule, for the body it leaves to this stream: no field may hold U+0000 (SQLite cuts text at it).
+        const checked = containsNul(read.value) ? { ok: false as const, error: IMPORT_MESSAGES.nul } : await checkRecord(read.value);
         if (!checked.ok) refuse(read.line, emailOf(read.value), checked.error);
         else batch.push({ line: read.line, record: checked.record, passwordHash: null });
         if (batch.length >= BATCH_SIZE) await flush();
