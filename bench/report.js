@@ -86,6 +86,9 @@ function report(r) {
   for (const [db, g] of Object.entries(r.growth ?? {})) {
     notes.push(`growth ${db}: ${g.users} users inserted in ${g.insertSeconds.toFixed(1)} s, machine quiet ${g.settleSeconds?.toFixed(0)} s later; search "${g.searchTerm}" matches ${g.searchTotalExact === false ? 'more than ' : ''}${g.searchMatches}; one PBKDF2 hash alone ${g.oneHashMs.toFixed(0)} ms${g.loginFloor ? `; bare-Express login floor at the same rate p50 ${g.loginFloor.p50} ms, p99 ${g.loginFloor.p99} ms` : ''}; p50 ${GROWTH_PATHS.filter((n) => g[n]).map((n) => `${n} ${g[n].p50} ms`).join(', ')}; samples per path ${GROWTH_PATHS.filter((n) => g[n]).map((n) => g[n].samples).join(' / ')}`);
   }
+  for (const [db, i] of Object.entries(r.import ?? {})) {
+    notes.push(`import ${db}: ${i.users} users (bcrypt hashes) in ${i.seconds.toFixed(1)} s, ${i.perSecond.toFixed(0)}/s; RSS ${i.idleMiB.toFixed(0)} MiB before, peak ${i.peakMiB.toFixed(0)} MiB; a 50 MB body (${i.bigBodyUsers} padded records): peak ${i.bigBodyPeakMiB.toFixed(0)} MiB`);
+  }
   return `\n${table}\n\n${notes.join('\n')}\n`;
 }
 

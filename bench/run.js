@@ -33,6 +33,10 @@
  *           BENCH_FLOOD_MULTIPLE) while known browsers sign in at 2/s: their sign-ins ≥ 99 % ok, p99 ≤ 1 s;
  *           /auth/me p99 ≤ 2× quiet; no 5xx; refusals with Retry-After (issue 51)
  *
+ *   import  reported only: 100,000 users with bcrypt hashes imported into SQLite by POST /api/users/import (NDJSON,
+ *           streamed), 1,000,000 into MariaDB when BENCH_MYSQL_URL answers (BENCH_IMPORT_USERS, BENCH_IMPORT_USERS_MYSQL;
+ *           0 skips MariaDB); users per second, and the peak RSS then and while a 50 MB body is read (CONTRACT 17: ≤ 200 MiB)
+ *
  * Logins come from many client addresses (TRUST_PROXY=loopback + X-Forwarded-For, one address per
  * request), so the 5-per-minute login limit stays in force and out of the way: no bench-only knob.
  *
@@ -67,6 +71,7 @@ const { measureCacheMisses, ALGORITHMS } = require('./steps/cache-miss');
 const { measureGrowthEverywhere } = require('./steps/growth');
 const { measureFlood } = require('./steps/flood');
 const { measureOidc } = require('./steps/oidc');
+const { measureImport } = require('./steps/import');
 const { report } = require('./report');
 
 async function main() {
@@ -151,6 +156,10 @@ async function main() {
     if (step('flood')) {
       log('a credential-stuffing flood (known browsers signing in meanwhile)…');
       results.flood = await measureFlood(dir);
+    }
+
+    if (step('import')) {
+      results.import = await measureImport(dir);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -29,6 +29,7 @@ import { oauthRoutes } from './routes/oauth.routes';
 import { twoFactorRoutes, userTwoFactorRoutes } from './routes/two-factor.routes';
 import { passkeyBrowserBundle, passkeySecondStepRoutes, passkeysRoutes } from './routes/passkeys.routes';
 import { usersRoutes } from './routes/users.routes';
+import { USER_IMPORT_PATH, userTransferRoutes } from './routes/user-transfer.routes';
 import { collectionsRoutes } from './routes/collections.routes';
 import { contentRoutes } from './routes/content.routes';
 import { activityRoutes } from './routes/activity.routes';
@@ -77,7 +78,7 @@ export function createApp(deps: AppDependencies): Express {
   // router, so each cookie-authenticated unsafe request (admin API included) is checked.
   // The OpenID Provider's endpoints parse their own bodies and authenticate clients, not cookies: before the chain.
   app.use(oidcMount(container.oidc, config));
-  app.use(chain(cookieParsing(), bodyParsing(), container.sessions.load, container.csrf.protect));
+  app.use(chain(cookieParsing(), bodyParsing({ streamed: [USER_IMPORT_PATH] }), container.sessions.load, container.csrf.protect));
 
   app.use('/health', healthRoutes(container));
   app.use('/oidc/interaction', oidcInteractionRoutes(container));
@@ -98,6 +99,8 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth/2fa/passkey', passkeySecondStepRoutes(container));
   // After the sign-in routes: a router a request passes through without a match costs it a setImmediate hop.
   app.use('/auth', passwordResetRoutes(container));
+  // Before the users table, whose /users/:id would take /users/export.
+  app.use('/api', userTransferRoutes(container));
   app.use('/api', usersRoutes(container));
   app.use('/api', userSessionsRoutes(container));
   app.use('/api', userApiKeysRoutes(container));

@@ -65,6 +65,9 @@ import { oncePerRequest } from './http/per-request';
 import { createProfileService } from './services/accounts/profile.service';
 import { createMetrics } from './metrics/metrics';
 import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
+import { createUserImport } from './services/user-transfer/user-import';
+import { createUserExport } from './services/user-transfer/user-export';
+import { checkImportRecord } from './schemas/user-transfer.schemas';
 
 /** What the app is built from: opened connections and validated configuration (see server.ts). */
 export interface AppDependencies {
@@ -117,6 +120,9 @@ export function createContainer(deps: AppDependencies) {
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
   const users = createUserService({ sequelize, models, passwords, profiles, settings });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users });
+  // CONTRACT 17: import and export; the records are checked with the schema layer's rules, handed down here.
+  const userImport = createUserImport({ sequelize, models, passwords, users, profiles, credentials: credentialSet, tokens, activity, checkRecord: checkImportRecord, logger });
+  const userExport = createUserExport({ models, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification, credentials: credentialSet });
@@ -182,7 +188,7 @@ export function createContainer(deps: AppDependencies) {
   });
 
   return {
-    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
+    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
   };

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { normalizePassword } from './password-quality';
 import { createHashThreads, type HashThreads, type Pbkdf2Job } from './hash-threads';
 import { createHashQueue, type HashLane, type HashQueue } from './hash-queue';
+import { createBcryptThreads, type BcryptThreads } from './bcrypt-threads';
+import { FOREIGN_HASH_BOUNDS, FOREIGN_HASH_MESSAGES, createForeignHashes, looksForeign, parseForeignHash, type ForeignHashes } from './foreign-hashes';
 
 const DIGEST = 'sha256';
 const SALT_BYTES = 16;
@@ -21,18 +23,31 @@ const MAX_OPEN_WAIT_MS = 1_000;
 /** Hashes handed to the threads at once, per thread: the one running and the next, so a thread never idles. */
 const SLOTS_PER_THREAD = 2;
 
+const queueOver = (threads: HashThreads): HashQueue<Pbkdf2Job> =>
+  createHashQueue({ derive: threads.derive, slots: SLOTS_PER_THREAD * threads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
+
 /**
  * One set of hashing threads per process, like libuv's pool, and one queue in front of it: every password
- * service of the process shares them (the machine's cores are what they ration).
+ * service of the process shares them (the machine's cores are what they ration). The same for bcrypt.
  */
-let shared: HashQueue<Pbkdf2Job> | undefined;
-function sharedHashQueue(threads?: HashThreads): HashQueue<Pbkdf2Job> {
-  if (threads) return createHashQueue({ derive: threads.derive, slots: SLOTS_PER_THREAD * threads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
-  if (!shared) {
-    const processThreads = createHashThreads();
-    shared = createHashQueue({ derive: processThreads.derive, slots: SLOTS_PER_THREAD * processThreads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
-  }
-  return shared;
+let shared: HashThreads | undefined;
+const sharedHashThreads = (): HashThreads => (shared ??= createHashThreads());
+let sharedQueue: HashQueue<Pbkdf2Job> | undefined;
+const sharedHashQueue = (): HashQueue<Pbkdf2Job> => (sharedQueue ??= queueOver(sharedHashThreads()));
+let sharedBcrypt: BcryptThreads | undefined;
+const sharedBcryptThreads = (): BcryptThreads => (sharedBcrypt ??= createBcryptThreads());
+
+/**
+ * Why a stored hash cannot be imported (CONTRACT 17), or null when the service can check it: its own PBKDF2 format,
+ * a legacy SHA-256 one (an export of a database that still holds some), or a foreign format within its bounds.
+ */
+export function importedHashProblem(stored: string): string | null {
+  const own = PBKDF2_FORMAT.exec(stored);
+  // The same bound as a foreign PBKDF2 hash: an import is no way to bring in a hash that makes a sign-in expensive.
+  if (own) return Number(own[1]) < 1 ? FOREIGN_HASH_MESSAGES.malformed : Number(own[1]) > FOREIGN_HASH_BOUNDS.pbkdf2Iterations ? FOREIGN_HASH_MESSAGES.overCost : null;
+  if (LEGACY_SHA256_FORMAT.test(stored)) return null;
+  const foreign = parseForeignHash(stored);
+  return foreign.ok ? null : foreign.error;
 }
 
 /** Outcome of a password check; `needsRehash` asks the caller to store a fresh hash (legacy or weaker). */
@@ -48,16 +63,19 @@ export interface PasswordCheck {
  *
  * - `hash(password)` → the storage string, at the configured iteration count.
  * - `verify(password, stored)` → `{ ok, needsRehash }`; `needsRehash` is true on success when the stored
- *   hash is a legacy SHA-256 one or uses fewer iterations than configured. Never throws on a malformed
+ *   hash is a legacy SHA-256 one, a foreign one (an import's bcrypt, Argon2, scrypt or PBKDF2: foreign-hashes.ts)
+ *   or uses fewer iterations than configured. Never throws on a malformed
  *   stored value (that is simply `ok: false`).
  * - `verifyAgainstDummy(password)` → always `{ ok: false }`, after the same hashing work as a real check,
  *   so an unknown email or a user without a password costs the same time as a wrong password.
  * - `admits(lane)` → whether a hash in that lane would be taken now (a sign-in asks before any other work).
  * Each hashing call names its lane (hash-queue.ts); `open` unless the caller knows the browser.
  */
-export function createPasswordService(options: { iterations: number; threads?: HashThreads }) {
+export function createPasswordService(options: { iterations: number; threads?: HashThreads; foreign?: ForeignHashes }) {
   const { iterations } = options;
-  const queue = sharedHashQueue(options.threads);
+  const threads = options.threads ?? sharedHashThreads();
+  const queue = options.threads ? queueOver(options.threads) : sharedHashQueue();
+  const foreign = options.foreign ?? createForeignHashes({ hashThreads: threads, bcryptThreads: sharedBcryptThreads() });
   let dummy: Promise<string> | undefined;
   /**
    * PBKDF2 off the event loop (hash-threads.ts): a lone hash on libuv's pool, overlapping ones on the hashing threads,
@@ -106,6 +124,12 @@ export function createPasswordService(options: { iterations: number; threads?: H
       // A wrong guess costs what it costs for PBKDF2 users (a right one pays for the re-hash instead).
       if (!ok) return verifyAgainstDummy(password, lane);
       return { ok: true, needsRehash: true };
+    }
+    if (looksForeign(stored)) {
+      // A wrong password costs the foreign hash's own work (bounded at import), as it did on the system it came from.
+      // (Not through the lanes' queue: the sign-in asked the queue for its lane before reading the account.)
+      const ok = await foreign.verify(password, stored);
+      if (ok !== null) return { ok, needsRehash: ok };
     }
     return verifyAgainstDummy(password, lane);
   }

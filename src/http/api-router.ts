@@ -9,6 +9,8 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 interface ResponseDoc {
   description: string;
   schema?: ZodType;
+  /** The media type of a body that is not one JSON document (a stream of NDJSON lines, each one `schema`). */
+  contentType?: string;
 }
 
 /** One endpoint: its schemas validate the request and describe it in the OpenAPI document. */
@@ -17,6 +19,11 @@ export interface Endpoint {
   description?: string;
   tags?: string[];
   body?: ZodType;
+  /**
+   * A body the handler reads as a stream (bodyParsing leaves it unread): documented per media type, checked by the
+   * handler record by record, never by validate().
+   */
+  streamedBody?: { limit: string; contentTypes: Record<string, ZodType> };
   query?: ZodType;
   params?: ZodType;
   responses: Record<number, string | ResponseDoc>;
@@ -90,6 +97,10 @@ function impliedResponses(method: Method, endpoint: Endpoint): Record<number, st
     implied[413] = 'body larger than 100 kB';
     implied[415] = endpoint.form ? 'body neither JSON nor urlencoded' : 'Content-Type must be application/json';
   }
+  if (endpoint.streamedBody) {
+    implied[413] = `body larger than ${endpoint.streamedBody.limit}`;
+    implied[415] = `Content-Type must be one of ${Object.keys(endpoint.streamedBody.contentTypes).join(', ')}`;
+  }
   return implied;
 }
 
@@ -110,8 +121,8 @@ export function operationIdOf(method: Method, path: string): string {
 
 /** One answer of an operation: errors carry the shared error schemas, redirects their Location. */
 function responseOf(status: number, doc: string | ResponseDoc, validates: boolean, where: string): ResponseConfig {
-  const { description, schema } = typeof doc === 'string' ? { description: doc, schema: undefined } : doc;
-  if (schema) return { description, content: { 'application/json': { schema } } };
+  const { description, schema, contentType = 'application/json' } = typeof doc === 'string' ? { description: doc, schema: undefined } : doc;
+  if (schema) return { description, content: { [contentType]: { schema } } };
   if (status >= 300 && status < 400) return { description, headers: { Location: { description: 'where the browser goes next', schema: { type: 'string' } } } };
   if (status === 204) return { description };
   if (status < 400) throw new Error(`${where} answers ${status} without a body schema`);
@@ -182,7 +193,9 @@ export class ApiDocs {
         query: endpoint.query as never,
         body: endpoint.body
           ? { required: true, content: Object.fromEntries(contentTypes.map((type) => [type, { schema: endpoint.body as ZodType }])) }
-          : undefined,
+          : endpoint.streamedBody
+            ? { required: true, content: Object.fromEntries(Object.entries(endpoint.streamedBody.contentTypes).map(([type, schema]) => [type, { schema }])) }
+            : undefined,
       },
       responses,
     });

@@ -14,7 +14,7 @@ const NO_BODY: Record<string, never> = Object.freeze({});
  * and SQLite cuts a statement at it (a 500 from deep inside a query). Iterative: a 100 kB body can nest
  * tens of thousands of levels.
  */
-function containsNul(body: unknown): boolean {
+export function containsNul(body: unknown): boolean {
   const pending: unknown[] = [body];
   while (pending.length > 0) {
     const value = pending.pop();
@@ -30,14 +30,24 @@ function containsNul(body: unknown): boolean {
   return false;
 }
 
+/** A path as Express routes it (case-insensitive, a trailing slash ignored), to match streamed routes however spelled. */
+const routedPath = (path: string): string => path.toLowerCase().replace(/(.)\/+$/, '$1');
+
 /**
  * JSON and urlencoded form bodies up to 100 kB. Any other body type is a 415 here; a request without a
  * body needs no content type. Whether a form is welcome is decided per endpoint (see api-router). A NUL
  * in the URL (path or query, `%00`) or anywhere in the body is a 400 before any route sees it.
+ * POSTs to the `streamed` paths (the user import, CONTRACT 17) are left unread: their handler reads the body as a
+ * stream, with its own limit and content types, so a 50 MB upload is never held in memory.
  */
-export function bodyParsing(): RequestHandler {
+export function bodyParsing(options: { streamed?: readonly string[] } = {}): RequestHandler {
+  const streamed = new Set((options.streamed ?? []).map(routedPath));
   return (req, res, next) => {
     if (/%00/.test(req.url)) return next(AppError.badRequest(NUL_MESSAGE));
+    if (req.method === 'POST' && streamed.has(routedPath(req.path))) {
+      req.body = NO_BODY;
+      return next();
+    }
     // Most requests (GET, HEAD) carry no body: skip the parsers' own checks entirely. Express 5 would
     // leave req.body undefined; every handler (form pages read fields without a schema) gets an object,
     // here one shared frozen empty one (nothing writes into a body it did not parse).

@@ -922,6 +922,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import users (NDJSON or a JSON array, up to 50 MB, read as a stream)
+         * @description One user a record. The upload is streamed to a temporary file first (over 50 MB: 413, nothing written), then imported while the client waits. Each record is checked with the user rules; a refused record is listed with its line and never stops the others. Records are written in batches, each one transaction. No mail is sent. Imported accounts are vouched for. Hashes are checked at the next sign-in and then re-hashed.
+         */
+        post: operations["postApiUsersImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export every user as NDJSON in the import format (streamed) */
+        get: operations["getApiUsersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -5617,6 +5654,207 @@ export interface operations {
             };
         };
     };
+    postApiUsersImport: {
+        parameters: {
+            query?: {
+                /** @description create (default) skips existing emails; upsert updates them */
+                mode?: "create" | "upsert";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": {
+                    email: string;
+                    username?: string;
+                    /** @enum {string} */
+                    role?: "admin" | "editor" | "author" | "viewer";
+                    active?: boolean;
+                    emailVerified?: boolean;
+                    firstName?: string | null;
+                    lastName?: string | null;
+                    profile?: {
+                        [key: string]: unknown;
+                    };
+                    /** Format: date-time */
+                    createdAt?: string;
+                    password?: string;
+                    /** @description bcrypt ($2a$, $2b$, $2y$), Argon2 ($argon2id$, $argon2i$), scrypt ($scrypt$ln=…,r=…,p=…$…), PBKDF2 ($pbkdf2-sha256$, $pbkdf2-sha512$ as passlib writes them, Django pbkdf2_sha256$…) or this service’s own pbkdf2:… */
+                    passwordHash?: string;
+                };
+                "application/json": {
+                    email: string;
+                    username?: string;
+                    /** @enum {string} */
+                    role?: "admin" | "editor" | "author" | "viewer";
+                    active?: boolean;
+                    emailVerified?: boolean;
+                    firstName?: string | null;
+                    lastName?: string | null;
+                    profile?: {
+                        [key: string]: unknown;
+                    };
+                    /** Format: date-time */
+                    createdAt?: string;
+                    password?: string;
+                    /** @description bcrypt ($2a$, $2b$, $2y$), Argon2 ($argon2id$, $argon2i$), scrypt ($scrypt$ln=…,r=…,p=…$…), PBKDF2 ($pbkdf2-sha256$, $pbkdf2-sha512$ as passlib writes them, Django pbkdf2_sha256$…) or this service’s own pbkdf2:… */
+                    passwordHash?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description the counts and the refused records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: number;
+                        updated: number;
+                        skipped: number;
+                        failed: number;
+                        /** @description each refused record (the first 1,000); the counts count them all */
+                        errors: {
+                            /** @description the line the record starts on */
+                            line: number;
+                            email: string | null;
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad mode */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, Recent sign-in required (`stepUp: true`), or an API key (refused here) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 50 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be one of application/x-ndjson, application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiUsersExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one user a line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        email: string;
+                        username?: string;
+                        /** @enum {string} */
+                        role?: "admin" | "editor" | "author" | "viewer";
+                        active?: boolean;
+                        emailVerified?: boolean;
+                        firstName?: string | null;
+                        lastName?: string | null;
+                        profile?: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt?: string;
+                        password?: string;
+                        /** @description bcrypt ($2a$, $2b$, $2y$), Argon2 ($argon2id$, $argon2i$), scrypt ($scrypt$ln=…,r=…,p=…$…), PBKDF2 ($pbkdf2-sha256$, $pbkdf2-sha512$ as passlib writes them, Django pbkdf2_sha256$…) or this service’s own pbkdf2:… */
+                        passwordHash?: string;
+                    };
+                };
+            };
+            /** @description a NUL character in the URL or the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, Recent sign-in required (`stepUp: true`), or an API key (refused here) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiUsers: {
         parameters: {
             query?: {
@@ -7258,7 +7496,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth.consent_granted" | "oauth.consent_revoked" | "oauth.token_reuse_detected";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth.consent_granted" | "oauth.consent_revoked" | "oauth.token_reuse_detected" | "users.imported" | "users.exported";
                 userId?: string;
                 since?: string;
                 until?: string;

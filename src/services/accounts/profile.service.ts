@@ -179,7 +179,8 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     };
   }
 
-  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, checkUpdate, update, staged };
+  // `write` alone: for a caller that logs its change its own way (an import writes one activity row for all its users).
+  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, checkUpdate, update, staged, write };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

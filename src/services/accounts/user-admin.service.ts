@@ -40,6 +40,16 @@ export interface AdminUserChanges {
 
 const NAME_FIELDS = ['username', 'firstName', 'lastName'] as const;
 
+/** Whether another user than `exceptId` has the username, case-insensitively on both databases (SQLite's index is not). */
+export async function usernameTakenByAnother(models: Models, username: string, exceptId: string, transaction: Transaction): Promise<boolean> {
+  const found = await models.User.findOne({
+    attributes: ['id'],
+    where: { [Op.and]: [sqlWhere(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptId } }] },
+    transaction,
+  });
+  return found !== null;
+}
+
 /**
  * User administration (`manage:users`). The invariant it keeps: there is always at least one active
  * admin. Every change that could remove one (demotion, deactivation, deletion) locks the set of active
@@ -105,15 +115,6 @@ export function createUserAdminService(deps: {
     if (activeAdmins.has(userId) && activeAdmins.size <= 1) throw AppError.conflict(USER_ADMIN_MESSAGES.lastAdmin);
   }
 
-  async function usernameTaken(username: string, exceptId: string, transaction: Transaction): Promise<boolean> {
-    const found = await models.User.findOne({
-      attributes: ['id'],
-      where: { [Op.and]: [sqlWhere(fn('lower', col('username')), username.toLowerCase()), { id: { [Op.ne]: exceptId } }] },
-      transaction,
-    });
-    return found !== null;
-  }
-
   /**
    * Changes role, active flag and names. A change that would leave no active admin is refused with 409;
    * a role change or deactivation ends the user's tokens in the same transaction.
@@ -144,7 +145,7 @@ export function createUserAdminService(deps: {
       if (Object.keys(changes).length > 0) {
         const losesAdmin = (changes.role && changes.role.from === 'admin') || changes.active?.to === false;
         if (losesAdmin) assertAnotherAdminRemains(activeAdmins, user.id);
-        if (changes.username && (await usernameTaken(input.username as string, user.id, transaction))) {
+        if (changes.username && (await usernameTakenByAnother(models, input.username as string, user.id, transaction))) {
           throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);
         }
         const { emailVerified, ...columns } = changes;

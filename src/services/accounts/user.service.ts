@@ -32,6 +32,12 @@ export interface NewUserInput {
   email: string;
   /** Plain password, hashed here; omitted/null for passwordless accounts. */
   password?: string | null;
+  /** A hash made already (an import's, checked by importedHashProblem), stored as it is; `password` wins. */
+  passwordHash?: string | null;
+  /** When the address was proven (an import's vouched-for address); unproven when absent. */
+  emailVerifiedAt?: Date | null;
+  /** When the account was made elsewhere (an import); now when absent. */
+  createdAt?: Date;
   /** Defaults to the email's local part, made unique. */
   username?: string | null;
   firstName?: string | null;
@@ -64,6 +70,11 @@ export interface CreateUserOptions {
    * is proven (CONTRACT 18). Not so for the first user, who is the bootstrap admin and vouched for.
    */
   selfRegistered?: boolean;
+  /**
+   * The role as the input gives it even when this is the first user (an import: its records name their admins, and
+   * whichever record comes first must not become one).
+   */
+  roleAsGiven?: boolean;
 }
 
 /** The one normal form of an email for lookup and storage (ASCII only; defined with the email rule). */
@@ -155,7 +166,7 @@ export function createUserService(deps: {
   ): Promise<User> {
     const claim = await lockClaim(transaction);
     const claimed = (claim.value as { userId?: string | null } | null)?.userId ?? null;
-    const isFirstUser = claimed === null && (await models.User.count({ transaction })) === 0;
+    const isFirstUser = !options.roleAsGiven && claimed === null && (await models.User.count({ transaction })) === 0;
 
     if (options.onlyIf === 'first-user' && !isFirstUser) throw AppError.forbidden(USER_MESSAGES.registrationDisabled);
     if (options.onlyIf === 'no-admin' && (await models.User.count({ where: { role: 'admin' }, transaction })) > 0) {
@@ -178,6 +189,8 @@ export function createUserService(deps: {
         passwordHash,
         selfRegistered: Boolean(options.selfRegistered) && !isFirstUser,
         avatarUrl: input.avatarUrl ?? null,
+        emailVerifiedAt: input.emailVerifiedAt ?? null,
+        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
       },
       { transaction },
     );
@@ -206,7 +219,7 @@ export function createUserService(deps: {
       throw AppError.validation({ username: `must be ${USERNAME_MIN} to ${USERNAME_MAX} characters` });
     }
     // Hash before any lock is taken: PBKDF2 takes tens of milliseconds.
-    const passwordHash = input.password ? await passwords.hash(input.password) : null;
+    const passwordHash = input.password ? await passwords.hash(input.password) : (input.passwordHash ?? null);
     await ensureClaimRow(options.transaction);
 
     try {

@@ -56,6 +56,9 @@ export const ACTIVITY_ACTIONS = [
   'oauth.consent_granted',
   'oauth.consent_revoked',
   'oauth.token_reuse_detected',
+  // CONTRACT 17: moving users in and out (one row per import or export, with its counts).
+  'users.imported',
+  'users.exported',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

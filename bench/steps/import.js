@@ -1,0 +1,101 @@
+'use strict';
+// import: 100,000 users with bcrypt hashes into SQLite (1,000,000 into MariaDB when BENCH_MYSQL_URL answers), and
+// the service's peak RSS while it reads a 50 MB import body (CONTRACT 17: ≤ 200 MiB, memory flat).
+const crypto = require('node:crypto');
+const http = require('node:http');
+const { Readable } = require('node:stream');
+const { MiB, log } = require('../lib/settings');
+const { startService, stop } = require('../lib/processes');
+const { registerUser } = require('../lib/clients');
+const { rss } = require('../lib/proc-stats');
+const { mysqlAvailable, withMysqlDatabase, sqliteEnv } = require('../lib/databases');
+
+const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS || 100000);
+const IMPORT_USERS_MYSQL = Number(process.env.BENCH_IMPORT_USERS_MYSQL || 1000000);
+/** Just under the import's 50 MB limit. */
+const BIG_BODY_BYTES = 50 * 1024 * 1024 - 64 * 1024;
+/** A record padded with JSON whitespace to about this size: the 50 MB body holds about 1,250 users. */
+const PADDED_RECORD_BYTES = 40 * 1024;
+
+/**
+ * One bcrypt hash (cost 10, of "bench staple orbit 7 kettle", made once with bcryptjs) for every user: an import
+ * stores hashes unchecked, so making 100,000 distinct ones would measure bcrypt, not the import.
+ */
+function bcryptHash() {
+  return require('bcryptjs').hashSync('bench staple orbit 7 kettle', 10);
+}
+
+/** NDJSON records, generated as the upload is read (the bench holds no file either). */
+function records(count, label, passwordHash, padTo = 0) {
+  let at = 0;
+  return Readable.from(
+    (function* () {
+      for (; at < count; at += 1) {
+        const record = JSON.stringify({ email: `${label}-${at}@import.example.test`, passwordHash, firstName: 'Imported', role: 'viewer' });
+        // Whitespace inside the object is valid JSON: a large record without a large field (the profile needs a definition).
+        yield padTo > 0 ? `${record.slice(0, -1)}${' '.repeat(Math.max(0, padTo - record.length))}}\n` : `${record}\n`;
+      }
+    })(),
+  );
+}
+
+/** Posts a stream to the import (chunked) and resolves with the status and the summary. */
+function postImport(url, token, body) {
+  return new Promise((resolve, reject) => {
+    const target = new URL('/api/users/import', url);
+    const req = http.request(target, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    body.pipe(req);
+  });
+}
+
+/** Runs `fn` while sampling the service's RSS every 50 ms; answers fn's result and the peak. */
+async function withPeakRss(pid, fn) {
+  let peak = rss(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rss(pid))), 50);
+  try {
+    return { result: await fn(), peakMiB: peak / MiB };
+  } finally {
+    clearInterval(sampler);
+    peak = Math.max(peak, rss(pid));
+  }
+}
+
+async function importInto(env, users, label) {
+  const service = await startService(`import-${label}`, env);
+  try {
+    const { token } = await registerUser(service.url, `import-admin-${label}`);
+    const hash = bcryptHash();
+    const idleMiB = rss(service.child.pid) / MiB;
+    // The 50 MB body first: both imports need a sign-in within the step-up window (10 minutes), which a large
+    // import outlasts.
+    const big = await withPeakRss(service.child.pid, () => postImport(service.url, token, records(Math.floor(BIG_BODY_BYTES / PADDED_RECORD_BYTES), `big${crypto.randomBytes(3).toString('hex')}`, hash, PADDED_RECORD_BYTES)));
+    if (big.result.status !== 200 || big.result.body.failed !== 0) throw new Error(`50 MB import ${label}: ${big.result.status} ${JSON.stringify(big.result.body).slice(0, 500)}`);
+    log(`  ${label}: a 50 MB body (${big.result.body.created} padded records): peak RSS ${big.peakMiB.toFixed(0)} MiB`);
+    const started = performance.now();
+    const { result, peakMiB } = await withPeakRss(service.child.pid, () => postImport(service.url, token, records(users, `u${crypto.randomBytes(3).toString('hex')}`, hash)));
+    const seconds = (performance.now() - started) / 1000;
+    if (result.status !== 200 || result.body.created !== users) throw new Error(`import ${label}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`);
+    log(`  ${label}: ${users} users in ${seconds.toFixed(1)} s (${Math.round(users / seconds)}/s), RSS ${idleMiB.toFixed(0)} → peak ${peakMiB.toFixed(0)} MiB`);
+    return { users, seconds, perSecond: users / seconds, idleMiB, peakMiB, bigBodyPeakMiB: big.peakMiB, bigBodyUsers: big.result.body.created };
+  } finally {
+    await stop(service.child);
+  }
+}
+
+/** The import on SQLite, then on MariaDB when it answers. */
+async function measureImport(dir) {
+  log(`import: ${IMPORT_USERS} users into SQLite…`);
+  const results = { sqlite: await importInto(sqliteEnv(dir, 'import'), IMPORT_USERS, 'sqlite') };
+  if (IMPORT_USERS_MYSQL > 0 && (await mysqlAvailable(process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306'))) {
+    log(`import: ${IMPORT_USERS_MYSQL} users into MariaDB…`);
+    results.mysql = await withMysqlDatabase((url) => importInto({ ...sqliteEnv(dir, 'import-mysql'), DATABASE_URL: url }, IMPORT_USERS_MYSQL, 'mysql'));
+  }
+  return results;
+}
+
+module.exports = { measureImport };

@@ -1,0 +1,258 @@
+import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Models, Role, User } from '../../models';
+import type { PasswordService } from '../../credentials/password.service';
+import type { TokenService } from '../../sessions/token.service';
+import type { RequestContext } from '../../http/request-context';
+import { AppError } from '../../http/app-error';
+import { containsNul } from '../../http/body-parsing';
+import { transactionWithRetry } from '../../db/transaction-retry';
+import { USER_MESSAGES, type UserService } from '../accounts/user.service';
+import { applyDefaults } from '../../profiles/profile-defaults';
+import { validateProfileData } from '../../profiles/profile-values';
+import type { ProfileService } from '../accounts/profile.service';
+import { usernameTakenByAnother } from '../accounts/user-admin.service';
+import type { ActivityService } from '../operations/activity.service';
+import type { CredentialSet } from '../security/credential-set/credential-set';
+import { BodyTooLarge, readRecords, type ReadRecord, type RecordFormat } from './record-reader';
+
+/** One user as an import carries it (CONTRACT 17), after the record schema (src/schemas/user-transfer.schemas.ts). */
+export interface ImportRecord {
+  email: string;
+  username?: string;
+  role?: Role;
+  active?: boolean;
+  emailVerified?: boolean;
+  firstName?: string | null;
+  lastName?: string | null;
+  profile?: Record<string, unknown>;
+  createdAt?: string;
+  password?: string;
+  passwordHash?: string;
+}
+
+/** A record checked by the schema: the record, or its field errors as one line of text. */
+export type CheckedRecord = { ok: true; record: ImportRecord } | { ok: false; error: string };
+
+export type ImportMode = 'create' | 'upsert';
+
+export interface ImportSummary {
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  errors: Array<{ line: number; email: string | null; error: string }>;
+}
+
+/** Who imports (an admin on the API; null for the command line) and from where, for the one activity row. */
+export interface ImportAudit {
+  actor: { id: string; email: string } | null;
+  context: RequestContext;
+}
+
+export const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
+/** One record is one user: far below this. A longer one is refused alone, so a runaway line cannot fill memory. */
+const MAX_RECORD_LENGTH = 64 * 1024;
+/** Records per transaction: few enough that a batch holds the write lock briefly, many enough to amortise the commit. */
+const BATCH_SIZE = 200;
+/** The errors listed in the answer; past this the counts still count (a bad file would otherwise make an answer as large as itself). */
+const MAX_LISTED_ERRORS = 1000;
+
+export const IMPORT_MESSAGES = {
+  tooLarge: 'Import body larger than 50 MB',
+  batchFailed: 'not written: its batch failed in the database (try the import again)',
+  adminKept: 'an import does not demote or deactivate an active admin (use the users API)',
+  nul: 'the record contains a NUL character',
+} as const;
+
+type Pending = { line: number; record: ImportRecord; passwordHash: string | null };
+type Outcome = { kind: 'created' } | { kind: 'updated'; userId: string } | { kind: 'skipped' } | { kind: 'failed'; error: string };
+
+const failed = (error: string): Outcome => ({ kind: 'failed', error });
+
+/** Field errors as one line of an import's answer: `email: must be a valid email address; role: …`. */
+export const errorText = (errors: Record<string, string>): string =>
+  Object.entries(errors)
+    .map(([field, message]) => `${field}: ${message}`)
+    .join('; ');
+
+const refusalText = (err: AppError): string => {
+  const errors = (err.options as { errors?: Record<string, string> }).errors;
+  return errors ? errorText(errors) : err.message;
+};
+
+/**
+ * Imports users from a body of records (CONTRACT 17): read as a stream, each record checked with the user rules,
+ * written in batches, each batch one transaction and each record a savepoint in it, so a refused record never
+ * leaves half a user and a batch that fails in the database leaves nothing. Plain passwords are hashed before the
+ * batch's transaction opens (no lock is held over PBKDF2); hashes are stored as given (checked at sign-in, then
+ * re-hashed). No mail is sent; imported accounts are vouched for (not self-registered).
+ */
+export function createUserImport(deps: {
+  sequelize: Sequelize;
+  models: Models;
+  passwords: Pick<PasswordService, 'hash'>;
+  users: Pick<UserService, 'createUser'>;
+  profiles: Pick<ProfileService, 'definition' | 'write'>;
+  credentials: Pick<CredentialSet, 'end'>;
+  tokens: Pick<TokenService, 'userChanged'>;
+  activity: ActivityService;
+  /** The record rules (the schema layer's, given by the container): email, roles, names, hashes. */
+  checkRecord: (value: unknown) => Promise<CheckedRecord>;
+  logger: Logger;
+}) {
+  const { sequelize, models, passwords, users, profiles, credentials, tokens, activity, checkRecord, logger } = deps;
+
+  /** Changes an existing user to what the record says (upsert), in the record's savepoint. */
+  async function update(user: User, pending: Pending, transaction: Transaction): Promise<Outcome> {
+    const { record } = pending;
+    const demotes = record.role !== undefined && record.role !== user.role;
+    const deactivates = record.active === false && user.active;
+    if ((demotes || deactivates) && user.role === 'admin' && user.active) return failed(IMPORT_MESSAGES.adminKept);
+    if (record.username !== undefined && record.username !== user.username && (await usernameTakenByAnother(models, record.username, user.id, transaction))) {
+      return failed(USER_MESSAGES.duplicate);
+    }
+    for (const field of ['username', 'firstName', 'lastName', 'role', 'active'] as const) {
+      if (record[field] !== undefined) user.set(field, record[field] as never);
+    }
+    if (record.emailVerified !== undefined && record.emailVerified !== Boolean(user.emailVerifiedAt)) user.emailVerifiedAt = record.emailVerified ? new Date() : null;
+    const newPassword = pending.passwordHash !== null && pending.passwordHash !== user.passwordHash;
+    if (newPassword) user.passwordHash = pending.passwordHash;
+    await user.save({ transaction });
+    // What an admin's change would end (CONTRACT 18); a replaced password ends the sessions made with the old one.
+    if (deactivates) await credentials.end('deactivation', user.id, { transaction });
+    else if (demotes) await credentials.end('role-change', user.id, { transaction });
+    else if (newPassword) await credentials.end('sign-out-everywhere', user.id, { transaction });
+    // The profile service's own write: the stored data merged with the record's fields and checked as a whole.
+    if (record.profile) await profiles.write(user.id, { customData: record.profile }, transaction);
+    return { kind: 'updated', userId: user.id };
+  }
+
+  async function create(pending: Pending, transaction: Transaction): Promise<Outcome> {
+    const { record } = pending;
+    // createUser takes profile data already checked: the record's fields with the defaults, as a registration's.
+    const profile = validateProfileData(profiles.definition, applyDefaults(profiles.definition, record.profile ?? {}));
+    if (!profile.ok) return failed(errorText(Object.fromEntries(Object.entries(profile.errors).map(([field, message]) => [`profile.${field}`, message]))));
+    await users.createUser(
+      {
+        email: record.email,
+        passwordHash: pending.passwordHash,
+        username: record.username ?? null,
+        firstName: record.firstName ?? null,
+        lastName: record.lastName ?? null,
+        role: record.role ?? 'viewer',
+        active: record.active ?? true,
+        profile: profile.value,
+        emailVerifiedAt: record.emailVerified ? new Date() : null,
+        createdAt: record.createdAt ? new Date(record.createdAt) : undefined,
+      },
+      { transaction, roleAsGiven: true },
+    );
+    return { kind: 'created' };
+  }
+
+  /** One record in a savepoint of the batch: a refusal rolls back that record alone; a database failure fails the batch. */
+  async function writeOne(pending: Pending, mode: ImportMode, batch: Transaction): Promise<Outcome> {
+    const savepoint = await sequelize.transaction({ transaction: batch });
+    try {
+      const existing = await models.User.findOne({ where: { email: pending.record.email }, transaction: savepoint, lock: savepoint.LOCK.UPDATE });
+      const outcome = existing ? (mode === 'upsert' ? await update(existing, pending, savepoint) : { kind: 'skipped' as const }) : await create(pending, savepoint);
+      if (outcome.kind === 'failed') await savepoint.rollback();
+      else await savepoint.commit();
+      return outcome;
+    } catch (err) {
+      await savepoint.rollback();
+      if (err instanceof AppError) return failed(refusalText(err));
+      if (err instanceof UniqueConstraintError) return failed(USER_MESSAGES.duplicate);
+      throw err;
+    }
+  }
+
+  /** Writes a batch in one transaction; answers each record's outcome, or fails them all when the batch could not be written. */
+  async function writeBatch(batch: Pending[], mode: ImportMode): Promise<Outcome[]> {
+    const hashes = await Promise.all(batch.map((pending) => (pending.record.password ? passwords.hash(pending.record.password) : null)));
+    batch.forEach((pending, at) => (pending.passwordHash = hashes[at] ?? pending.record.passwordHash ?? null));
+    let outcomes: Outcome[];
+    try {
+      outcomes = await transactionWithRetry(sequelize, async (transaction) => {
+        const written: Outcome[] = [];
+        for (const pending of batch) written.push(await writeOne(pending, mode, transaction));
+        return written;
+      });
+    } catch (err) {
+      logger.error({ err: (err as Error).message, records: batch.length }, 'an import batch failed and was rolled back');
+      return batch.map(() => failed(IMPORT_MESSAGES.batchFailed));
+    }
+    // After the commit: cached verifications (and /auth/me) of changed users are stale.
+    await Promise.all(outcomes.map((outcome) => (outcome.kind === 'updated' ? tokens.userChanged(outcome.userId) : undefined)));
+    return outcomes;
+  }
+
+  /** Reads, checks and writes every record of `body`; answers the counts and each refused record's line and reason. */
+  async function importUsers(
+    body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+    options: {
+      format: RecordFormat;
+      mode: ImportMode;
+      /** The most the body may hold (default IMPORT_LIMIT_BYTES, the API's; the command line reads files of any size). */
+      limitBytes?: number;
+      /** After each batch: the counts so far (the command line's progress bar). */
+      onProgress?: (summary: ImportSummary) => void;
+    },
+    audit: ImportAudit,
+  ): Promise<ImportSummary> {
+    const { format, mode } = options;
+    const summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: 0, errors: [] };
+    const refuse = (line: number, email: string | null, error: string) => {
+      summary.failed += 1;
+      if (summary.errors.length < MAX_LISTED_ERRORS) summary.errors.push({ line, email, error });
+    };
+    let batch: Pending[] = [];
+    const flush = async () => {
+      const outcomes = await writeBatch(batch, mode);
+      outcomes.forEach((outcome, at) => {
+        if (outcome.kind === 'failed') refuse(batch[at].line, batch[at].record.email, outcome.error);
+        else summary[outcome.kind] += 1;
+      });
+      batch = [];
+      options.onProgress?.(summary);
+    };
+    const emailOf = (value: unknown): string | null => {
+      const email = (value as { email?: unknown } | null)?.email;
+      return typeof email === 'string' ? email.slice(0, 320) : null;
+    };
+    try {
+      for await (const read of readRecords(body, { format, limitBytes: options.limitBytes ?? IMPORT_LIMIT_BYTES, maxRecordLength: MAX_RECORD_LENGTH }) as AsyncIterable<ReadRecord>) {
+        if ('error' in read) {
+          refuse(read.line, null, read.error);
+          continue;
+        }
+        // The body parser's rule, for the body it leaves to this stream: no field may hold U+0000 (SQLite cuts text at it).
+        const checked = containsNul(read.value) ? { ok: false as const, error: IMPORT_MESSAGES.nul } : await checkRecord(read.value);
+        if (!checked.ok) refuse(read.line, emailOf(read.value), checked.error);
+        else batch.push({ line: read.line, record: checked.record, passwordHash: null });
+        if (batch.length >= BATCH_SIZE) await flush();
+      }
+      if (batch.length > 0) await flush();
+    } catch (err) {
+      // Cut short (a body past the limit, a broken stream): the batches before are written, and recorded.
+      await recordImport(summary, mode, audit, true);
+      if (err instanceof BodyTooLarge) throw new AppError(413, IMPORT_MESSAGES.tooLarge, { body: { ...summary } });
+      throw err;
+    }
+    await recordImport(summary, mode, audit, false);
+    return summary;
+  }
+
+  /** The one activity row of an import: its counts, never a record's content. */
+  async function recordImport(summary: ImportSummary, mode: ImportMode, audit: ImportAudit, cutShort: boolean): Promise<void> {
+    const { created, updated, skipped, failed: refused } = summary;
+    const details = { mode, created, updated, skipped, failed: refused, ...(cutShort ? { cutShort: true } : {}), via: audit.actor ? 'api' : 'cli' };
+    await activity.record({ action: 'users.imported', userId: audit.actor?.id ?? null, email: audit.actor?.email ?? null, details }, audit.context);
+    // EVENT (h49, webhooks): `users.imported` joins here, with the same details, once the event recorder exists.
+  }
+
+  return { importUsers };
+}
+
+export type UserImport = ReturnType<typeof createUserImport>;
