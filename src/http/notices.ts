@@ -41,6 +41,12 @@ const PLAIN = {
   oauth_user_unavailable: error('Your account is not active'),
   oauth_last_method: error('Cannot unlink the only authentication method. Set a password first.'),
   oauth_refused: error('The linked accounts were not changed. Please try again.'),
+  // CONTRACT 15: single sign-on refusals (one code per reason the user can act on; the activity row has the detail).
+  sso_failed: error('Single sign-on could not be completed: the request expired, was already used, was started in another browser, or the provider refused. Please try again.'),
+  sso_wrong_domain: error('Your identity provider did not vouch for an address of its own organisation, so it cannot sign you in here.'),
+  sso_no_account: error('There is no account for this address. Ask an administrator to create one.'),
+  sso_inactive: error('This account is not active'),
+  sso_unavailable: error('This single sign-on provider is not available.'),
   // The admin site.
   profile_saved: message('Profile saved'),
   passkey_added: message('Passkey added. You can now sign in with it.'),

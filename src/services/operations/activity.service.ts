@@ -56,6 +56,13 @@ export const ACTIVITY_ACTIONS = [
   'oauth.consent_granted',
   'oauth.consent_revoked',
   'oauth.token_reuse_detected',
+  // CONTRACT 15: enterprise single sign-on.
+  'sso.sign_in',
+  'sso.account_linked',
+  'sso.refused',
+  'sso_provider.created',
+  'sso_provider.updated',
+  'sso_provider.deleted',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
