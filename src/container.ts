@@ -27,6 +27,10 @@ import { createMagicLinkService } from './services/sign-in-methods/magic-link.se
 import { createServerSessions } from './sessions/server-session';
 import { createOAuthProviders } from './oauth/oauth-providers';
 import { createOAuthService } from './services/sign-in-methods/oauth.service';
+import { createSsoProviderService } from './services/sso/sso-providers.service';
+import { createSsoAccountService } from './services/sso/sso-accounts.service';
+import { createSsoOidc } from './sign-in/sso/oidc.strategy';
+import { createSsoEnforcement } from './middleware/sso-enforcement';
 import { createPasskeyService } from './services/sign-in-methods/passkey.service';
 import { createSecurityNotices } from './services/security/security-notices';
 import { createCredentialSet } from './services/security/credential-set/credential-set';
@@ -147,6 +151,11 @@ export function createContainer(deps: AppDependencies) {
   for (const kind of twoFactor.secondFactorKinds()) secondFactor.register(kind);
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
+  // CONTRACT 15: enterprise single sign-on; its identities are linked accounts (`sso:<slug>`) like OAuth's.
+  const ssoProviders = createSsoProviderService({ config, sequelize, models, activity });
+  const ssoAccounts = createSsoAccountService({ sequelize, models, users, activity, notices, verification: emailVerification });
+  const ssoOidc = createSsoOidc({ config, store, providers: ssoProviders, accounts: ssoAccounts });
+  const ssoEnforcement = createSsoEnforcement(ssoProviders);
   const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
@@ -154,7 +163,7 @@ export function createContainer(deps: AppDependencies) {
   const stepUp = createStepUpService({ models, checkPassword, throttle: accountThrottle, secondFactors: secondFactor, activity });
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor, ssoOidc: ssoOidc.strategy });
   // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
   // magic-link server session (auth_session) last.
   const guards = createGuards({
@@ -174,6 +183,7 @@ export function createContainer(deps: AppDependencies) {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
+    ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement,
   };
 }
 

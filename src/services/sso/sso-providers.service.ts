@@ -3,7 +3,7 @@ import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequeli
 import type { Config } from '../../config/config';
 import type { Models, Role } from '../../models';
 import type { SsoProvider } from '../../models/sso';
-import type { RequestContext } from '../../http/request-context';
+import type { AdminAudit } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
 import { createSealedBox } from '../../credentials/sealed-box';
 import { transactionWithRetry } from '../../db/transaction-retry';
@@ -143,7 +143,7 @@ export function createSsoProviderService(deps: {
   }
 
   /** Adds a provider once its settings are usable (discovery happens before any row is written). */
-  async function create(input: SsoProviderInput, context: RequestContext & { actorId?: string }): Promise<ProviderView> {
+  async function create(input: SsoProviderInput, audit: AdminAudit): Promise<ProviderView> {
     if (input.oidc) await discoverIssuer(input.oidc.issuer, config.allowPrivateOutbound);
     const saml = input.saml ? samlColumns(input.saml) : {};
     const id = crypto.randomUUID();
@@ -174,12 +174,12 @@ export function createSsoProviderService(deps: {
       if (err instanceof UniqueConstraintError) throw AppError.conflict(SSO_PROVIDER_MESSAGES.slugTaken);
       throw err;
     }
-    await activity.record({ action: 'sso_provider.created', userId: context.actorId ?? null, details: { slug: row.slug, protocol: row.protocol, domains: input.domains } }, context);
+    await activity.record({ action: 'sso_provider.created', userId: audit.actor.id, email: audit.actor.email, details: { slug: row.slug, protocol: row.protocol, domains: input.domains } }, audit.context);
     return view(row, input.domains);
   }
 
   /** Changes a provider; the slug and protocol stay (links and the IdP's settings name them). */
-  async function update(id: string, changes: SsoProviderChanges, context: RequestContext & { actorId?: string }): Promise<ProviderView> {
+  async function update(id: string, changes: SsoProviderChanges, audit: AdminAudit): Promise<ProviderView> {
     const existing = await find(id);
     if (changes.oidc && existing.protocol !== 'oidc') throw AppError.validation({ oidc: 'is for protocol oidc only' });
     if (changes.saml && existing.protocol !== 'saml') throw AppError.validation({ saml: 'is for protocol saml only' });
@@ -206,7 +206,7 @@ export function createSsoProviderService(deps: {
       return locked;
     });
     const domains = changes.domains ?? domainsOf(existing);
-    await activity.record({ action: 'sso_provider.updated', userId: context.actorId ?? null, details: { slug: row.slug, fields: Object.keys(changes).filter((key) => changes[key as keyof SsoProviderChanges] !== undefined) } }, context);
+    await activity.record({ action: 'sso_provider.updated', userId: audit.actor.id, email: audit.actor.email, details: { slug: row.slug, fields: Object.keys(changes).filter((key) => changes[key as keyof SsoProviderChanges] !== undefined) } }, audit.context);
     return view(row, domains);
   }
 
@@ -214,7 +214,7 @@ export function createSsoProviderService(deps: {
    * Removes a provider, its domains and every identity linked through it (the accounts stay: they sign in
    * another way, or through a provider added again, linking afresh by the rules of a first sign-in).
    */
-  async function remove(id: string, context: RequestContext & { actorId?: string }): Promise<void> {
+  async function remove(id: string, audit: AdminAudit): Promise<void> {
     const row = await transactionWithRetry(sequelize, async (transaction) => {
       const locked = await models.SsoProvider.findByPk(id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!locked) throw AppError.notFound(SSO_PROVIDER_MESSAGES.notFound);
@@ -223,7 +223,7 @@ export function createSsoProviderService(deps: {
       await locked.destroy({ transaction });
       return locked;
     });
-    await activity.record({ action: 'sso_provider.deleted', userId: context.actorId ?? null, details: { slug: row.slug } }, context);
+    await activity.record({ action: 'sso_provider.deleted', userId: audit.actor.id, email: audit.actor.email, details: { slug: row.slug } }, audit.context);
   }
 
   /** The provider a sign-in names by slug, with its domains. */
