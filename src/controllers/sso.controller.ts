@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { wantsPage } from '../http/pages';
+import { withNotice } from '../http/notices';
 import { adminAudit } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { ssoUrls } from '../sign-in/sso/sso-urls';
@@ -19,7 +20,11 @@ export function createSsoController({ config, ssoProviders, ssoOidc }: Container
   const startByEmail: RequestHandler = async (req, res) => {
     const { email, redirect } = req.body as { email: string; redirect?: string };
     const provider = await ssoProviders.forEmail(email);
-    if (!provider) throw AppError.notFound(SSO_MESSAGES.noProvider);
+    if (!provider) {
+      // The sign-in page's form: back to it with the same words the JSON answer has.
+      if (wantsPage(req)) return res.redirect(302, withNotice('/auth/login', 'sso_no_provider'));
+      throw AppError.notFound(SSO_MESSAGES.noProvider);
+    }
     const target = safeRedirect(redirect);
     const redirectUrl = `${ssoUrls(config.baseUrl, provider.slug).start}${target ? `?redirect=${encodeURIComponent(target)}` : ''}`;
     if (wantsPage(req)) return res.redirect(302, redirectUrl);

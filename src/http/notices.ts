@@ -47,6 +47,7 @@ const PLAIN = {
   sso_no_account: error('There is no account for this address. Ask an administrator to create one.'),
   sso_inactive: error('This account is not active'),
   sso_unavailable: error('This single sign-on provider is not available.'),
+  sso_no_provider: error('No single sign-on for this address'),
   // The admin site.
   profile_saved: message('Profile saved'),
   passkey_added: message('Passkey added. You can now sign in with it.'),

@@ -150,9 +150,17 @@ describe('Single sign-on (CONTRACT 15)', () => {
       assert.equal(form.headers.location, `${BASE}/auth/sso/${SLUG}`);
     });
 
-    it('when no provider owns the domain, then 404 with the contract message', async () => {
+    it('when no provider owns the domain, then 404 with the contract message (the page: back to sign-in saying so)', async () => {
       const res = await request(ctx().app).post('/auth/sso').send({ email: emailAt('elsewhere.test') }).expect(404);
       assert.deepEqual(res.body, { error: 'No single sign-on for this address' });
+      const page = await request(ctx().app).post('/auth/sso').type('form').send({ email: emailAt('elsewhere.test') }).expect(302);
+      assert.equal(noticeOf({ notice: noticeCode(page) }).error, 'No single sign-on for this address');
+    });
+
+    it('when a provider exists, then the sign-in page offers single sign-on, asking the email', async () => {
+      const page = await request(ctx().app).get('/auth/login').expect(200);
+      assert.match(page.text, /<form method="post" action="\/auth\/sso"/);
+      assert.match(page.text, />Sign in with single sign-on</);
     });
 
     it('when GET /auth/sso/:slug starts, then the provider gets state, nonce and an S256 PKCE challenge', async () => {
