@@ -82,6 +82,8 @@ const PLAIN = {
   collection_gone: message('That collection was already deleted'),
   settings_saved: message('Security settings saved. They apply to the next sign-in and refresh.'),
   settings_unchanged: message('Nothing changed.'),
+  sso_provider_saved: message('Single sign-on provider saved. Every instance uses the new settings from the next sign-in.'),
+  sso_provider_deleted: message('Single sign-on provider removed, with the identities linked through it.'),
   plugin_saved: message('Plugin settings saved.'),
   test_email_sent: message('Test email sent to your address.'),
   test_email_not_configured: error('Test email failed: no mail service is configured (SMTP_URL or the email plugin).'),

@@ -5,8 +5,10 @@ import { createSecuritySettingsPage } from '../../controllers/admin/security-set
 import { createSigningKeysCard } from '../../controllers/admin/signing-keys-card';
 import { requireRecentSignIn } from '../../middleware/step-up';
 import { SETTINGS_PAGE } from '../settings.routes';
+import { createSsoSettingsPage } from '../../controllers/admin/sso-settings.controller';
+import { SSO_SETTINGS_PAGE } from '../sso.routes';
 
-/** `/admin/settings/*`: the security settings page, behind `manage:settings` (CONTRACT 6); its changes are step-up actions (CONTRACT 9). */
+/** `/admin/settings/*`: the security settings page and the single sign-on providers, behind `manage:settings` (CONTRACT 6); its changes are step-up actions (CONTRACT 9). */
 export function settingsPageRoutes(container: Container): Router {
   const { page } = container.adminPages;
   const security = createSecuritySettingsPage(container);
@@ -16,5 +18,14 @@ export function settingsPageRoutes(container: Container): Router {
   router.get('/settings/security', ...page('manage:settings'), security.show);
   router.post('/settings/security', ...page('manage:settings'), recent, formPost(security.save, security.redraw));
   router.post('/settings/keys/rotate', ...page('manage:settings'), recent, createSigningKeysCard(container).rotate);
+
+  // CONTRACT 15: single sign-on providers; changes are step-up actions like the API's.
+  const sso = createSsoSettingsPage(container);
+  const recentSso = requireRecentSignIn({ returnTo: SSO_SETTINGS_PAGE });
+  router.get('/settings/sso', ...page('manage:settings'), sso.list);
+  router.post('/settings/sso', ...page('manage:settings'), recentSso, formPost(sso.add, sso.redrawAdd));
+  router.get('/settings/sso/:id', ...page('manage:settings'), sso.edit);
+  router.post('/settings/sso/:id', ...page('manage:settings'), recentSso, formPost(sso.save, sso.redrawEdit));
+  router.post('/settings/sso/:id/delete', ...page('manage:settings'), recentSso, sso.remove);
   return router;
 }
