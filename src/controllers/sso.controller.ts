@@ -2,10 +2,10 @@ import type { RequestHandler } from 'express';
 import type { Container } from '../container';
 import { AppError } from '../http/app-error';
 import { wantsPage } from '../http/pages';
+import { continueToProvider } from '../middleware/sso-enforcement';
 import { withNotice } from '../http/notices';
 import { adminAudit } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
-import { ssoUrls } from '../sign-in/sso/sso-urls';
 import { ssoRefusal } from '../sign-in/sso/oidc.strategy';
 import type { SsoProviderChanges, SsoProviderInput } from '../schemas/sso.schemas';
 
@@ -26,9 +26,9 @@ export function createSsoController({ config, ssoProviders, ssoOidc }: Container
       throw AppError.notFound(SSO_MESSAGES.noProvider);
     }
     const target = safeRedirect(redirect);
-    const redirectUrl = `${ssoUrls(config.baseUrl, provider.slug).start}${target ? `?redirect=${encodeURIComponent(target)}` : ''}`;
-    if (wantsPage(req)) return res.redirect(302, redirectUrl);
-    res.json({ redirectUrl });
+    const start = `/auth/sso/${provider.slug}${target ? `?redirect=${encodeURIComponent(target)}` : ''}`;
+    if (wantsPage(req)) return continueToProvider(res, start);
+    res.json({ redirectUrl: `${config.baseUrl}${start}` });
   };
 
   /**
