@@ -225,6 +225,22 @@ describe('Single sign-on (CONTRACT 15)', () => {
       }
     });
 
+    it('when two first sign-ins of one person race, then one account and one link come of them, and both sign in to it', async () => {
+      await setProvider({ autoCreate: true });
+      try {
+        const email = emailAt();
+        const person = personFor(email);
+        const flows = [await startAndAuthorize(person), await startAndAuthorize(person)];
+        const answers = await Promise.all(flows.map((flow) => request(ctx().app).get(flow.callback).set('Cookie', flow.cookies)));
+        const users = await ctx().models.User.findAll({ where: { email } });
+        assert.equal(users.length, 1);
+        assert.equal(await ctx().models.OAuthAccount.count({ where: { provider: `sso:${SLUG}`, providerAccountId: person.sub } }), 1);
+        for (const answer of answers) assert.equal(payloadOf(setCookies(answer).auth_token.value).sub, users[0].id);
+      } finally {
+        await setProvider({ autoCreate: false });
+      }
+    });
+
     it('when no account exists and the provider does not auto-create, then refused with no session', async () => {
       const email = emailAt();
       const res = await signInThroughIdp(personFor(email));
