@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request, { type Response } from 'supertest';
 import { buildApp, ctx } from '../support/context';
 import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor, PASSWORD } from '../support/auth';
@@ -21,6 +25,17 @@ function emailAt(domain = DOMAIN, label = 'person'): string {
 
 function personFor(email: string): IdpPerson {
   return { sub: `sub-${crypto.randomBytes(6).toString('hex')}`, email, email_verified: true, given_name: 'Ada', family_name: 'Lovelace' };
+}
+
+/** A throwaway IdP signing certificate (PEM), made by openssl as an IdP's admin would. */
+function selfSignedCertificate(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sso-cert-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=idp.samly.test', '-days', '1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+    return fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function oidcBody(overrides: Record<string, unknown> = {}) {
@@ -120,11 +135,14 @@ describe('Single sign-on (CONTRACT 15)', () => {
     });
 
     it('when a SAML provider is given explicit settings, then the certificate is shown only as a fingerprint, with the SP URLs', async () => {
-      const certificate = crypto.randomBytes(300).toString('base64');
+      await request(ctx().app).post('/api/sso/providers').set('Authorization', `Bearer ${adminToken}`)
+        .send({ slug: 'samly', name: 'Samly', protocol: 'saml', domains: ['samly.test'], saml: { entryPoint: 'https://idp.samly.test/sso', idpEntityId: 'https://idp.samly.test', certificate: 'not a certificate' } })
+        .expect(400, { error: 'Validation failed', errors: { 'saml.certificate': 'must be an X.509 certificate (PEM or base64)' } });
+      const certificate = selfSignedCertificate().replace(/-----[A-Z ]+-----|\s/g, '');
       const res = await request(ctx().app).post('/api/sso/providers').set('Authorization', `Bearer ${adminToken}`)
         .send({ slug: 'samly', name: 'Samly', protocol: 'saml', domains: ['samly.test'], saml: { entryPoint: 'https://idp.samly.test/sso', idpEntityId: 'https://idp.samly.test', certificate } }).expect(201);
       const { saml } = res.body.provider;
-      assert.match(saml.certificateFingerprint, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+      assert.equal(saml.certificateFingerprint, new crypto.X509Certificate(`-----BEGIN CERTIFICATE-----\n${certificate}\n-----END CERTIFICATE-----`).fingerprint256);
       assert.equal(saml.entityId, `${BASE}/auth/sso/samly`);
       assert.equal(saml.acs, `${BASE}/auth/sso/samly/acs`);
       assert.equal(saml.metadataUrl, `${BASE}/auth/sso/samly/metadata`);

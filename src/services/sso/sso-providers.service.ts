@@ -17,6 +17,7 @@ export const SSO_PROVIDER_MESSAGES = {
   slugTaken: 'A single sign-on provider with this slug already exists',
   domainTaken: (domain: string) => `The domain ${domain} already belongs to another single sign-on provider`,
   samlMetadataUnsupported: 'SAML metadata cannot be read yet: give entryPoint, idpEntityId and certificate',
+  badCertificate: 'must be an X.509 certificate (PEM or base64)',
   secretUnreadable: 'The stored client secret cannot be opened (was JWT_SECRET changed?): enter it again',
 } as const;
 
@@ -39,6 +40,18 @@ export interface SsoProviderRecord {
 function certificateFingerprint(certificate: string): string {
   const der = Buffer.from(certificate.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, ''), 'base64');
   return crypto.createHash('sha256').update(der).digest('hex').toUpperCase().match(/.{2}/g)!.join(':');
+}
+
+/** An explicit certificate (PEM, or its bare base64) as PEM, once X.509 reads it; else a 400 naming the field. */
+function certificatePem(certificate: string): string {
+  const body = certificate.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END CERTIFICATE-----\n`;
+  try {
+    new crypto.X509Certificate(pem);
+  } catch {
+    throw AppError.validation({ 'saml.certificate': SSO_PROVIDER_MESSAGES.badCertificate });
+  }
+  return pem;
 }
 
 /** The domain part of an address, as the domain table keys it. */
@@ -109,7 +122,7 @@ export function createSsoProviderService(deps: {
       if (!deps.parseSamlMetadata) throw AppError.validation({ 'saml.metadataXml': SSO_PROVIDER_MESSAGES.samlMetadataUnsupported });
       settings = deps.parseSamlMetadata(input.metadataXml);
     } else {
-      settings = input;
+      settings = { ...input, certificate: certificatePem(input.certificate) };
     }
     return { samlEntryPoint: settings.entryPoint, samlIdpEntityId: settings.idpEntityId, samlCertificate: settings.certificate };
   }
