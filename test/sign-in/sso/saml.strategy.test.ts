@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import express, { type Express } from 'express';
+import passport from 'passport';
+import request from 'supertest';
+import { createSamlStrategy, parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from '../../../src/sign-in/sso/saml.strategy';
+import { AppError } from '../../../src/http/app-error';
+import { MemoryStore } from '../../../src/store/memory-store';
+import { RedisStore } from '../../../src/store/redis-store';
+import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, type AssertionOverrides } from '../../support/saml-idp';
+
+const BASE_URL = 'http://sp.test';
+const IDP_ENTITY = 'https://idp.corp.example/saml';
+const IDP_SSO = 'https://idp.corp.example/saml/sso';
+const SLUG = 'acme';
+const SP_METADATA = samlMetadataXml(BASE_URL, SLUG);
+
+/** The strategy mounted as the service's routes will mount it, answering each outcome as JSON for the tests. */
+function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSettings>): Express {
+  const auth = new passport.Passport();
+  auth.use(createSamlStrategy({ baseUrl: BASE_URL, store, settingsFor: async (slug) => providers[slug] ?? null }));
+  const app = express();
+  const handle: express.RequestHandler = (req, res, next) =>
+    auth.authenticate('sso-saml', { session: false }, (err: unknown, identity: unknown, info: { message?: string }, status?: number) => {
+      if (err) return next(err);
+      if (!identity) return res.status(status ?? 401).json({ refused: info?.message });
+      res.json({ identity });
+    })(req, res, next);
+  app.get('/auth/sso/:slug', handle);
+  app.post('/auth/sso/:slug/acs', express.urlencoded({ extended: false }), handle);
+  return app;
+}
+
+describe('SAML service provider strategy (sso-saml)', function () {
+  this.timeout(30_000);
+  let store: MemoryStore | RedisStore;
+  let idp: SamlIdp;
+  let app: Express;
+
+  before(async () => {
+    if (process.env.REDIS_URL) {
+      const redis = new RedisStore(process.env.REDIS_URL, { keyPrefix: `test:saml:${process.pid}_${crypto.randomBytes(4).toString('hex')}:` });
+      await redis.connect();
+      store = redis;
+    } else {
+      store = new MemoryStore();
+    }
+    idp = new SamlIdp(IDP_ENTITY, IDP_SSO, await makeSigningKey('idp.corp.example'));
+    app = spApp(store, { [SLUG]: idp.settings(), other: idp.settings() });
+  });
+
+  after(async () => {
+    await store.clear();
+    await store.close();
+  });
+
+  /** Starts a flow at the service and lets the IdP read the AuthnRequest it was sent. */
+  async function start(slug = SLUG): Promise<{ id: string; acs: string; issuer: string }> {
+    const res = await request(app).get(`/auth/sso/${slug}`).expect(302);
+    assert.ok(res.headers.location.startsWith(`${IDP_SSO}?SAMLRequest=`), res.headers.location);
+    return idp.parseRequest(samlMetadataXml(BASE_URL, slug), res.headers.location);
+  }
+
+  const post = (samlResponse: string, slug = SLUG) =>
+    request(app).post(`/auth/sso/${slug}/acs`).type('form').send({ SAMLResponse: samlResponse });
+
+  async function refusal(overrides: AssertionOverrides, by: SamlIdp = idp): Promise<unknown> {
+    const flow = await start();
+    const res = await post(await by.respond(SP_METADATA, flow, overrides));
+    assert.equal(res.status, 401, JSON.stringify(res.body));
+    return res.body.refused;
+  }
+
+  it('when the IdP answers the request the service sent, then the identity comes back with email and names', async () => {
+    const flow = await start();
+    assert.equal(flow.acs, samlUrls(BASE_URL, SLUG).acs);
+    assert.equal(flow.issuer, samlUrls(BASE_URL, SLUG).entityId);
+    const samlResponse = await idp.respond(SP_METADATA, flow, { nameId: 'Ada@Corp.example', attributes: { firstName: 'Ada', lastName: 'Lovelace' } });
+    const res = await post(samlResponse).expect(200);
+    assert.deepEqual(res.body.identity, { subject: 'Ada@Corp.example', email: 'ada@corp.example', firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it('when the NameID is not an email, then the email comes from the email attribute and the NameID stays the subject', async () => {
+    const flow = await start();
+    const res = await post(await idp.respond(SP_METADATA, flow, { nameId: 'u-4711', nameIdFormat: PERSISTENT_FORMAT, attributes: { email: 'grace@corp.example' } })).expect(200);
+    assert.deepEqual(res.body.identity, { subject: 'u-4711', email: 'grace@corp.example' });
+  });
+
+  it('when neither the NameID nor an attribute carries an email, then refused: no_email', async () => {
+    assert.equal(await refusal({ nameId: 'u-4711', nameIdFormat: PERSISTENT_FORMAT }), 'no_email');
+  });
+
+  it('when the response is signed by another key than the configured certificate, then refused: signature', async () => {
+    const impostor = new SamlIdp(IDP_ENTITY, IDP_SSO, await makeSigningKey('idp.corp.example'));
+    assert.equal(await refusal({}, impostor), 'signature');
+  });
+
+  it('when the assertion was tampered with after signing, then refused: signature', async () => {
+    const flow = await start();
+    const xml = Buffer.from(await idp.respond(SP_METADATA, flow), 'base64').toString('utf8');
+    const forged = xml.replace('>ada@corp.example<', '>mallory@corp.example<');
+    assert.notEqual(forged, xml);
+    assert.equal((await post(Buffer.from(forged).toString('base64')).expect(401)).body.refused, 'signature');
+  });
+
+  it('when the audience is another SP, then refused: audience', async () => {
+    assert.equal(await refusal({ audience: 'https://other-sp.example/saml' }), 'audience');
+  });
+
+  it('when the response is addressed to another ACS, then refused: destination', async () => {
+    assert.equal(await refusal({ destination: 'https://other-sp.example/acs' }), 'destination');
+  });
+
+  it('when only the signed bearer confirmation names another recipient, then refused: destination', async () => {
+    assert.equal(await refusal({ recipient: 'https://other-sp.example/acs' }), 'destination');
+  });
+
+  it('when InResponseTo names no request this service started, then refused: in_response_to', async () => {
+    assert.equal(await refusal({ inResponseTo: `_${crypto.randomUUID()}` }), 'in_response_to');
+  });
+
+  it('when a response is posted again, then the second is refused: in_response_to (a request is answered once)', async () => {
+    const samlResponse = await idp.respond(SP_METADATA, await start());
+    await post(samlResponse).expect(200);
+    assert.equal((await post(samlResponse).expect(401)).body.refused, 'in_response_to');
+  });
+
+  it('when the same response is posted twice at once, then exactly one sign-in succeeds', async () => {
+    const samlResponse = await idp.respond(SP_METADATA, await start());
+    const results = await Promise.all([post(samlResponse), post(samlResponse)]);
+    assert.deepEqual(results.map((r) => r.status).sort(), [200, 401]);
+  });
+
+  it('when a request started for one provider is answered at another provider\'s ACS, then refused: in_response_to', async () => {
+    const samlResponse = await idp.respond(samlMetadataXml(BASE_URL, 'other'), await start(SLUG));
+    assert.equal((await post(samlResponse, 'other').expect(401)).body.refused, 'in_response_to');
+  });
+
+  it('when the assertion expired beyond the two-minute skew, then refused: expired', async () => {
+    const issued = new Date(Date.now() - 10 * 60_000);
+    assert.equal(await refusal({ issueInstant: issued, notBefore: issued, notOnOrAfter: new Date(Date.now() - 3 * 60_000) }), 'expired');
+  });
+
+  it('when the assertion is not valid yet beyond the skew, then refused: expired', async () => {
+    assert.equal(await refusal({ notBefore: new Date(Date.now() + 5 * 60_000), notOnOrAfter: new Date(Date.now() + 10 * 60_000) }), 'expired');
+  });
+
+  it('when the assertion ended less than two minutes ago, then the skew still accepts it', async () => {
+    const issued = new Date(Date.now() - 5 * 60_000);
+    const flow = await start();
+    await post(await idp.respond(SP_METADATA, flow, { issueInstant: issued, notBefore: issued, notOnOrAfter: new Date(Date.now() - 60_000) })).expect(200);
+  });
+
+  it('when an assertion ID was accepted before, then a new response carrying it is refused: replay', async () => {
+    const assertionId = `_${crypto.randomUUID()}`;
+    await post(await idp.respond(SP_METADATA, await start(), { assertionId })).expect(200);
+    assert.equal(await refusal({ assertionId }), 'replay');
+  });
+
+  it('when a response answers no request (IdP-initiated), then refused: unsolicited', async () => {
+    const res = await post(await idp.respond(SP_METADATA, null, { inResponseTo: null })).expect(401);
+    assert.equal(res.body.refused, 'unsolicited');
+  });
+
+  it('when the ACS is posted without a SAMLResponse or with a logout request, then refused: invalid', async () => {
+    assert.equal((await request(app).post(`/auth/sso/${SLUG}/acs`).type('form').send({}).expect(401)).body.refused, 'invalid');
+    assert.equal((await request(app).post(`/auth/sso/${SLUG}/acs`).type('form').send({ SAMLRequest: 'x' }).expect(401)).body.refused, 'invalid');
+    assert.equal((await post('not base64 xml').expect(401)).body.refused, 'invalid');
+  });
+
+  it('when the provider is unknown, then 404 and no redirect', async () => {
+    const res = await request(app).get('/auth/sso/nobody').expect(404);
+    assert.equal(res.headers.location, undefined);
+  });
+});
+
+describe('SAML metadata', () => {
+  let idp: SamlIdp;
+  before(async () => {
+    idp = new SamlIdp(IDP_ENTITY, IDP_SSO, await makeSigningKey('idp.corp.example'));
+  });
+
+  it('when the IdP metadata is read, then it yields the sign-on URL, entity ID and signing certificate', () => {
+    const settings = parseSamlMetadata(idp.metadata());
+    assert.equal(settings.entryPoint, IDP_SSO);
+    assert.equal(settings.idpEntityId, IDP_ENTITY);
+    const body = (pem: string) => pem.replace(/-----[^-]+-----|\s/g, '');
+    assert.equal(body(settings.certificate), body(idp.key.certificate));
+  });
+
+  for (const [what, xml, message] of [
+    ['not XML', 'hello <', 'The SAML metadata is not well-formed XML'],
+    ['no entity', '<foo/>', 'The SAML metadata has no EntityDescriptor with an entityID'],
+    ['an SP only', SP_METADATA, 'The SAML metadata describes no identity provider (IDPSSODescriptor)'],
+  ] as const) {
+    it(`when the metadata is ${what}, then a 400 says what is missing`, () => {
+      assert.throws(() => parseSamlMetadata(xml), (err: unknown) => err instanceof AppError && err.status === 400 && err.message === message);
+    });
+  }
+
+  it('when the metadata has no signing certificate, then a 400 says so', () => {
+    const stripped = idp.metadata().replace(/<(\w+:)?KeyDescriptor[\s\S]*?<\/(\w+:)?KeyDescriptor>/g, '');
+    assert.throws(() => parseSamlMetadata(stripped), /no signing certificate/);
+  });
+
+  it('when the SP metadata is generated, then it names the entity ID and the HTTP-POST ACS of the provider', () => {
+    const { entityId, acs } = samlUrls(`${BASE_URL}/`, SLUG);
+    assert.equal(entityId, 'http://sp.test/auth/sso/acme');
+    assert.equal(samlUrls(BASE_URL, SLUG).metadata, 'http://sp.test/auth/sso/acme/metadata');
+    assert.match(SP_METADATA, new RegExp(`entityID="${entityId}"`));
+    assert.match(SP_METADATA, new RegExp(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${acs}"`));
+  });
+});
