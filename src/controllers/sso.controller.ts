@@ -7,6 +7,7 @@ import { withNotice } from '../http/notices';
 import { adminAudit } from '../http/request-context';
 import { safeRedirect } from '../http/safe-redirect';
 import { ssoRefusal } from '../sign-in/sso/oidc.strategy';
+import { samlMetadataXml } from '../sign-in/sso/saml.strategy';
 import type { SsoProviderChanges, SsoProviderInput } from '../schemas/sso.schemas';
 
 export const SSO_MESSAGES = {
@@ -32,7 +33,7 @@ export function createSsoController({ config, ssoProviders, ssoOidc }: Container
   };
 
   /**
-   * GET /auth/sso/:slug: off to the provider. OIDC here; a SAML provider's request is the SAML strategy's
+   * GET /auth/sso/:slug: off to the provider. OIDC here; a SAML provider's AuthnRequest is the SAML strategy's
    * (the next handler in the route line), so this passes it on.
    */
   const start: RequestHandler = async (req, res, next) => {
@@ -52,6 +53,13 @@ export function createSsoController({ config, ssoProviders, ssoOidc }: Container
     res.redirect(302, url);
   };
 
+  /** GET /auth/sso/:slug/metadata: the SP metadata an IdP admin imports (SAML providers only). */
+  const metadata: RequestHandler = async (req, res) => {
+    const record = await ssoProviders.bySlug(String(req.params.slug));
+    if (!record || record.row.protocol !== 'saml') throw AppError.notFound(SSO_MESSAGES.unknownProvider);
+    res.type('application/samlmetadata+xml').send(samlMetadataXml(config.baseUrl, record.row.slug));
+  };
+
   const list: RequestHandler = async (_req, res) => {
     res.json({ providers: await ssoProviders.list() });
   };
@@ -69,5 +77,5 @@ export function createSsoController({ config, ssoProviders, ssoOidc }: Container
     res.status(204).end();
   };
 
-  return { startByEmail, start, list, get, create, update, remove };
+  return { startByEmail, start, metadata, list, get, create, update, remove };
 }

@@ -21,8 +21,13 @@ export function ssoRoutes(container: Container) {
   api.router.use(noStoreAll);
 
   api.post('/', doc.start, limits.oauth, validated, sso.startByEmail);
-  api.get('/:slug', doc.startSlug, limits.oauth, validated, sso.start);
+  // OIDC providers are started by the controller; a SAML provider's AuthnRequest is the SAML strategy's redirect.
+  api.get('/:slug', doc.startSlug, limits.oauth, validated, sso.start, authenticate(STRATEGY.ssoSaml));
   api.get('/:slug/callback', doc.callback, limits.oauth, validated, authenticate(STRATEGY.ssoOidc), issueSession('sso.sign_in', { sameSite: 'lax', redirect: true }));
+  // The IdP posts the Response from its own site (HTTP-POST binding): the request id it answers, not a cookie, binds it.
+  api.post('/:slug/acs', doc.acs, limits.oauth, validated, authenticate(STRATEGY.ssoSaml), issueSession('sso.sign_in', { sameSite: 'lax', redirect: true }));
+  // XML, not a JSON route: outside the OpenAPI document, like the HTML pages.
+  api.router.get('/:slug/metadata', sso.metadata);
   return api.router;
 }
 

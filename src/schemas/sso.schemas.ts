@@ -157,6 +157,14 @@ export const SSO_ENDPOINTS = {
     query: z.object({ redirect: z.string().max(2048).optional() }),
     responses: { 302: 'to the provider', 404: 'no such provider' },
   },
+  acs: {
+    summary: 'SAML Assertion Consumer Service (HTTP-POST): signs in, or redirects to /auth/login?notice=…',
+    tags: ['Authentication'],
+    form: true,
+    params: z.strictObject({ slug: z.string().max(64) }),
+    body: z.object({ SAMLResponse: z.string().max(100_000), RelayState: z.string().max(1024).optional() }),
+    responses: { 302: 'signed in (or the second step), or refused' },
+  },
   callback: {
     summary: 'Where the OpenID Connect provider returns the browser; signs in or redirects to /auth/login?notice=…',
     tags: ['Authentication'],

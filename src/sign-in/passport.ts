@@ -15,7 +15,7 @@ import type { SecondFactor } from './second-factor';
 import type { Strategy } from 'passport-strategy';
 
 /** Strategy names, so routes never spell them twice. */
-export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey', secondFactor: 'second-factor', ssoOidc: 'sso-oidc' } as const;
+export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey', secondFactor: 'second-factor', ssoOidc: 'sso-oidc', ssoSaml: 'sso-saml-sign-in' } as const;
 
 /**
  * The one place the sign-in strategies are registered. The credentials of an already signed-in request
@@ -35,6 +35,8 @@ export function createPassport(deps: {
   secondFactor: Pick<SecondFactor, 'answer' | 'challengeOf'>;
   /** Enterprise single sign-on (CONTRACT 15): the OpenID Connect callback, built with its providers (src/sign-in/sso). */
   ssoOidc: Strategy;
+  /** Enterprise single sign-on: SAML's start and ACS (the protocol strategy with the accounts rules after it). */
+  ssoSaml: Strategy;
 }): InstanceType<typeof Passport> {
   const passport = new Passport();
   passport.use(STRATEGY.local, createLocalStrategy(deps.passwordLogin));
@@ -44,6 +46,7 @@ export function createPassport(deps: {
   passport.use(STRATEGY.passkey, new PasskeyStrategy(deps.passkeys));
   passport.use(STRATEGY.secondFactor, new SecondFactorStrategy(deps.secondFactor));
   passport.use(STRATEGY.ssoOidc, deps.ssoOidc);
+  passport.use(STRATEGY.ssoSaml, deps.ssoSaml);
   return passport;
 }
 

@@ -9,6 +9,7 @@ import { createSealedBox } from '../../credentials/sealed-box';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { discoverIssuer } from '../../sign-in/sso/oidc-issuer';
 import { ssoUrls } from '../../sign-in/sso/sso-urls';
+import type { SamlSettings } from '../../sign-in/sso/saml.strategy';
 import type { SamlInput, SsoProviderChanges, SsoProviderInput } from '../../schemas/sso.schemas';
 import type { ActivityService } from '../operations/activity.service';
 
@@ -23,12 +24,6 @@ export const SSO_PROVIDER_MESSAGES = {
 
 const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
 
-/** The SAML settings a provider row holds (the shape of saml.strategy's SamlSettings). */
-export interface SamlSettingsRow {
-  entryPoint: string;
-  idpEntityId: string;
-  certificate: string;
-}
 
 /** A provider row with the domains it owns, as sign-in reads it. */
 export interface SsoProviderRecord {
@@ -70,7 +65,7 @@ export function createSsoProviderService(deps: {
   models: Models;
   activity: ActivityService;
   /** Reads IdP metadata XML into SAML settings (saml.strategy's parseSamlMetadata); throws a 400 when unusable. */
-  parseSamlMetadata?: (xml: string) => SamlSettingsRow;
+  parseSamlMetadata?: (xml: string) => SamlSettings;
 }) {
   const { config, sequelize, models, activity } = deps;
   const secrets = createSealedBox({ secret: config.jwtSecret, salt: 'auth-service', info: 'sso-client-secret.v1', layout: 'tag-last' });
@@ -117,7 +112,7 @@ export function createSsoProviderService(deps: {
   }
 
   function samlColumns(input: SamlInput) {
-    let settings: SamlSettingsRow;
+    let settings: SamlSettings;
     if ('metadataXml' in input) {
       if (!deps.parseSamlMetadata) throw AppError.validation({ 'saml.metadataXml': SSO_PROVIDER_MESSAGES.samlMetadataUnsupported });
       settings = deps.parseSamlMetadata(input.metadataXml);
@@ -263,7 +258,7 @@ export function createSsoProviderService(deps: {
     return opened.toString('utf8');
   }
 
-  function samlSettings(row: SsoProvider): SamlSettingsRow | null {
+  function samlSettings(row: SsoProvider): SamlSettings | null {
     if (row.protocol !== 'saml' || !row.samlEntryPoint || !row.samlIdpEntityId || !row.samlCertificate) return null;
     return { entryPoint: row.samlEntryPoint, idpEntityId: row.samlIdpEntityId, certificate: row.samlCertificate };
   }
