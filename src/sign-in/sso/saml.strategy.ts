@@ -83,15 +83,17 @@ function identityOf(profile: Profile): SsoIdentity {
 }
 
 /**
- * The checks node-saml leaves to its caller, on an assertion whose signature it has verified: the response
- * and the bearer confirmation were addressed to this ACS, the request it answers was started by this browser
+ * The checks node-saml leaves to its caller, on an assertion whose signature it has verified: it comes from
+ * the configured IdP, the response and the bearer confirmation were addressed to this ACS, the request it answers was started by this browser
  * (and is answered once), and the assertion was never accepted before.
  */
 async function checkDelivery(
   profile: Profile,
-  deps: { store: KeyValueStore; slug: string; acs: string; startedHere: (requestId: string) => Promise<boolean> },
+  deps: { store: KeyValueStore; slug: string; acs: string; idpEntityId: string; startedHere: (requestId: string) => Promise<boolean> },
 ): Promise<void> {
   const { store, slug, acs } = deps;
+  // node-saml compares the issuer of logout messages only (its `idpIssuer`), not of assertions.
+  if (profile.issuer !== deps.idpEntityId) throw new SamlRefused('issuer');
   const response = new DOMParser().parseFromString(profile.getSamlResponseXml!(), 'text/xml');
   const destination = (xpath.select1("/*[local-name()='Response']/@Destination", response) as Attr | undefined)?.value;
   if (destination !== undefined && destination !== acs) throw new SamlRefused('destination');
@@ -168,7 +170,6 @@ export function createSamlStrategy(deps: {
           issuer: entityId,
           audience: entityId,
           entryPoint: settings.entryPoint,
-          idpIssuer: settings.idpEntityId,
           idpCert: settings.certificate,
           // Either signature will do (CONTRACT 15); node-saml then insists on at least one of the two.
           wantAuthnResponseSigned: false,
@@ -185,7 +186,7 @@ export function createSamlStrategy(deps: {
         (profile: Profile | null, done: VerifiedCallback) => {
           // A null profile is a NoPassive answer: the IdP signed in nobody.
           if (!profile) return done(new SamlRefused('status'));
-          checkDelivery(profile, { store: deps.store, slug, acs, startedHere: (id) => binding.consume(req, req.res!, id) })
+          checkDelivery(profile, { store: deps.store, slug, acs, idpEntityId: settings.idpEntityId, startedHere: (id) => binding.consume(req, req.res!, id) })
             .then(() => done(null, identityOf(profile) as unknown as Record<string, unknown>))
             .catch((err: unknown) => done(err as Error));
         },

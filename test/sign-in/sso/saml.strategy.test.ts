@@ -105,6 +105,11 @@ describe('SAML service provider strategy (sso-saml)', function () {
     assert.equal(await refusal({}, impostor), 'signature');
   });
 
+  it('when the assertion is issued by another entity (even with the trusted key), then refused: issuer', async () => {
+    const sibling = new SamlIdp('https://other-idp.corp.example/saml', IDP_SSO, idp.key);
+    assert.equal(await refusal({}, sibling), 'issuer');
+  });
+
   it('when the assertion was tampered with after signing, then refused: signature', async () => {
     const flow = await start();
     const xml = Buffer.from(await idp.respond(SP_METADATA, flow), 'base64').toString('utf8');
