@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { ctx } from '../support/context';
-import { makeUser, payloadOf, setCookies, tokenFor } from '../support/auth';
+import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor } from '../support/auth';
 import { SamlIdp, makeSigningKey } from '../support/saml-idp';
 
 const BASE = 'http://localhost:3000';
@@ -40,7 +40,8 @@ describe('Single sign-on with SAML through the service (CONTRACT 15)', () => {
     const authn = await idp.parseRequest(spMetadata, start.headers.location as string);
     assert.equal(authn.acs, `${BASE}/auth/sso/${SLUG}/acs`);
     const response = await idp.respond(spMetadata, authn, { nameId: email, ...overrides });
-    const res = await request(ctx().app).post(`/auth/sso/${SLUG}/acs`).type('form').send({ SAMLResponse: response });
+    // The flow's binding cookie (SameSite=None) comes back with the IdP's cross-site POST.
+    const res = await request(ctx().app).post(`/auth/sso/${SLUG}/acs`).set('Cookie', cookieHeader(start)).type('form').send({ SAMLResponse: response });
     return { res, response };
   }
 
@@ -62,7 +63,7 @@ describe('Single sign-on with SAML through the service (CONTRACT 15)', () => {
     assert.equal(await ctx().models.OAuthAccount.count({ where: { userId: user.id, provider: `sso:${SLUG}`, providerAccountId: email } }), 1);
   });
 
-  it('when a Response is posted twice, or answers no request of ours, then refused with no session', async () => {
+  it('when a Response is posted twice, answers no request of ours, or comes from another browser, then refused with no session', async () => {
     const email = `bo-${crypto.randomBytes(4).toString('hex')}@${DOMAIN}`;
     await makeUser({ email });
     const { res, response } = await signIn(email);
@@ -73,8 +74,14 @@ describe('Single sign-on with SAML through the service (CONTRACT 15)', () => {
     const unsolicited = await idp.respond(spMetadata, null, { nameId: email, inResponseTo: null });
     const refused = await request(ctx().app).post(`/auth/sso/${SLUG}/acs`).type('form').send({ SAMLResponse: unsolicited }).expect(302);
     assert.equal(noticeCode(refused), 'sso_failed');
+    // A response to a request this service did start, posted by another browser (login CSRF): refused.
+    const start = await request(ctx().app).get(`/auth/sso/${SLUG}`).expect(302);
+    const authn = await idp.parseRequest(spMetadata, start.headers.location as string);
+    const elsewhere = await request(ctx().app).post(`/auth/sso/${SLUG}/acs`).type('form').send({ SAMLResponse: await idp.respond(spMetadata, authn, { nameId: email }) }).expect(302);
+    assert.equal(noticeCode(elsewhere), 'sso_failed');
+    assert.equal(setCookies(elsewhere).auth_token, undefined);
     const rows = await ctx().models.ActivityLog.findAll({ where: { action: 'sso.refused' }, order: [['id', 'ASC']] });
-    assert.ok(rows.length >= 2);
+    assert.ok(rows.length >= 3);
   });
 
   it('when the IdP asserts an address of another domain, then refused', async () => {

@@ -104,7 +104,7 @@ export class SamlIdp {
       AssertionID: overrides.assertionId ?? `_${crypto.randomUUID()}`,
       IssueInstant: now.toISOString(),
       Destination: overrides.destination ?? acs,
-      Recipient: overrides.recipient ?? overrides.destination ?? acs,
+      Recipient: overrides.recipient ?? acs,
       Audience: overrides.audience ?? sp.entityMeta.getEntityID(),
       Issuer: this.entityId,
       NotBefore: (overrides.notBefore ?? now).toISOString(),

@@ -38,6 +38,7 @@ export class SsoSamlSignInStrategy extends Strategy {
     protocol.pass = () => this.pass();
     protocol.fail = (challenge?: unknown) => {
       const message = typeof challenge === 'object' && challenge !== null ? (challenge as { message?: unknown }).message : challenge;
+      if (message === 'unknown_provider') return refuse('unavailable');
       refuse('failed', typeof message === 'string' ? message.slice(0, 120) : 'saml_refused');
     };
     protocol.success = (identity: SsoIdentity) => {

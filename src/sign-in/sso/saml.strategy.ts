@@ -10,6 +10,7 @@ import type { KeyValueStore } from '../../store';
 import { StoreUnavailableError } from '../../store/key-value-store';
 import { samlUrls, type SamlSettings } from './saml-metadata';
 import { storeCacheProvider } from './saml-cache';
+import { SamlBrowserBinding } from './saml-binding';
 
 export { parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from './saml-metadata';
 
@@ -82,12 +83,17 @@ function identityOf(profile: Profile): SsoIdentity {
 }
 
 /**
- * The checks node-saml leaves to its caller, on an assertion whose signature it has verified: the response
- * and the bearer confirmation were addressed to this ACS, the assertion was never accepted before, and the
- * request it answers is answered only once (node-saml reads then removes the request id, which two parallel
- * POSTs could both pass; the claim here is atomic).
+ * The checks node-saml leaves to its caller, on an assertion whose signature it has verified: it comes from
+ * the configured IdP, the response and the bearer confirmation were addressed to this ACS, the request it answers was started by this browser
+ * (and is answered once), and the assertion was never accepted before.
  */
-async function checkDelivery(profile: Profile, store: KeyValueStore, slug: string, acs: string): Promise<void> {
+async function checkDelivery(
+  profile: Profile,
+  deps: { store: KeyValueStore; slug: string; acs: string; idpEntityId: string; startedHere: (requestId: string) => Promise<boolean> },
+): Promise<void> {
+  const { store, slug, acs } = deps;
+  // node-saml compares the issuer of logout messages only (its `idpIssuer`), not of assertions.
+  if (profile.issuer !== deps.idpEntityId) throw new SamlRefused('issuer');
   const response = new DOMParser().parseFromString(profile.getSamlResponseXml!(), 'text/xml');
   const destination = (xpath.select1("/*[local-name()='Response']/@Destination", response) as Attr | undefined)?.value;
   if (destination !== undefined && destination !== acs) throw new SamlRefused('destination');
@@ -106,10 +112,8 @@ async function checkDelivery(profile: Profile, store: KeyValueStore, slug: strin
   if (!assertionId) throw new SamlRefused('invalid');
   // Hashed: the id is the IdP's text of any length; the key needs only to be unique for it.
   const digest = crypto.createHash('sha256').update(`${profile.issuer}\n${assertionId}`).digest('base64url');
+  if (!(await deps.startedHere(String(profile.inResponseTo)))) throw new SamlRefused('in_response_to');
   if (!(await store.setIfAbsent(`sso:saml:assertion:${slug}:${digest}`, '1', Math.max(remembered, 1)))) throw new SamlRefused('replay');
-
-  const answers = String(profile.inResponseTo);
-  if (!(await store.setIfAbsent(`sso:saml:answered:${slug}:${answers}`, '1', REQUEST_TTL_MS / 1000))) throw new SamlRefused('in_response_to');
 }
 
 /** A thrown check becomes a refusal code; the store being down stays an error (503), as for any sign-in. */
@@ -124,8 +128,9 @@ function refusalOf(err: unknown): SamlRefusal | null {
  * The SAML 2.0 service provider for enterprise sign-in (CONTRACT 15) as one Passport strategy, `sso-saml`, for
  * every provider: it reads `req.params.slug`, loads that provider's settings and builds passport-saml's strategy
  * from them for this request. A GET sends the browser to the IdP with an AuthnRequest (unsigned: the SP has no
- * key of its own; the IdP authenticates the user, not the request). The ACS POST is verified (signature by the
- * configured certificate, InResponseTo a request started here, audience, destination, validity window, replay)
+ * key of its own; the IdP authenticates the user, not the request) and binds the flow to the browser by a
+ * cookie (saml-binding.ts). The ACS POST is verified (signature by the configured certificate, InResponseTo a
+ * request this browser started, audience, destination, validity window, replay)
  * and ends in `success(identity)` or `fail({ message: <SamlRefusal> })`.
  */
 export function createSamlStrategy(deps: {
@@ -154,6 +159,10 @@ export function createSamlStrategy(deps: {
       }
 
       const { entityId, acs } = samlUrls(deps.baseUrl, slug);
+      const binding = new SamlBrowserBinding(deps.store, slug, deps.baseUrl, REQUEST_TTL_MS / 1000);
+      // Chosen here rather than by node-saml, so the browser binding can be written before the redirect.
+      const requestId = `_${crypto.randomBytes(20).toString('hex')}`;
+      if (req.method !== 'POST') await binding.bind(req.res!, requestId);
       const saml = new SamlStrategy(
         {
           name: this.name,
@@ -161,7 +170,6 @@ export function createSamlStrategy(deps: {
           issuer: entityId,
           audience: entityId,
           entryPoint: settings.entryPoint,
-          idpIssuer: settings.idpEntityId,
           idpCert: settings.certificate,
           // Either signature will do (CONTRACT 15); node-saml then insists on at least one of the two.
           wantAuthnResponseSigned: false,
@@ -170,6 +178,7 @@ export function createSamlStrategy(deps: {
           requestIdExpirationPeriodMs: REQUEST_TTL_MS,
           cacheProvider: storeCacheProvider(deps.store, slug, REQUEST_TTL_MS),
           acceptedClockSkewMs: CLOCK_SKEW_MS,
+          generateUniqueId: () => requestId,
           // Let the IdP choose the NameID format and how it authenticates (password, MFA, Kerberos ...).
           identifierFormat: null,
           disableRequestedAuthnContext: true,
@@ -177,7 +186,7 @@ export function createSamlStrategy(deps: {
         (profile: Profile | null, done: VerifiedCallback) => {
           // A null profile is a NoPassive answer: the IdP signed in nobody.
           if (!profile) return done(new SamlRefused('status'));
-          checkDelivery(profile, deps.store, slug, acs)
+          checkDelivery(profile, { store: deps.store, slug, acs, idpEntityId: settings.idpEntityId, startedHere: (id) => binding.consume(req, req.res!, id) })
             .then(() => done(null, identityOf(profile) as unknown as Record<string, unknown>))
             .catch((err: unknown) => done(err as Error));
         },

@@ -5,6 +5,7 @@ import passport from 'passport';
 import request from 'supertest';
 import { createSamlStrategy, parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from '../../../src/sign-in/sso/saml.strategy';
 import { AppError } from '../../../src/http/app-error';
+import { cookieParsing } from '../../../src/http/cookie-parsing';
 import { MemoryStore } from '../../../src/store/memory-store';
 import { RedisStore } from '../../../src/store/redis-store';
 import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, type AssertionOverrides } from '../../support/saml-idp';
@@ -20,6 +21,7 @@ function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSe
   const auth = new passport.Passport();
   auth.use(createSamlStrategy({ baseUrl: BASE_URL, store, settingsFor: async (slug) => providers[slug] ?? null }));
   const app = express();
+  app.use(cookieParsing());
   const handle: express.RequestHandler = (req, res, next) =>
     auth.authenticate('sso-saml', { session: false }, (err: unknown, identity: unknown, info: { message?: string }, status?: number) => {
       if (err) return next(err);
@@ -54,19 +56,27 @@ describe('SAML service provider strategy (sso-saml)', function () {
     await store.close();
   });
 
-  /** Starts a flow at the service and lets the IdP read the AuthnRequest it was sent. */
-  async function start(slug = SLUG): Promise<{ id: string; acs: string; issuer: string }> {
+  type Flow = { id: string; acs: string; issuer: string; cookie: string };
+
+  /** Starts a flow at the service as a browser would (keeping its binding cookie); the IdP reads the AuthnRequest. */
+  async function start(slug = SLUG): Promise<Flow> {
     const res = await request(app).get(`/auth/sso/${slug}`).expect(302);
     assert.ok(res.headers.location.startsWith(`${IDP_SSO}?SAMLRequest=`), res.headers.location);
-    return idp.parseRequest(samlMetadataXml(BASE_URL, slug), res.headers.location);
+    const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    const cookie = setCookie.split(';')[0];
+    return { ...(await idp.parseRequest(samlMetadataXml(BASE_URL, slug), res.headers.location)), cookie };
   }
 
-  const post = (samlResponse: string, slug = SLUG) =>
-    request(app).post(`/auth/sso/${slug}/acs`).type('form').send({ SAMLResponse: samlResponse });
+  /** The browser's auto-submitted form from the IdP to the ACS, with the cookies it holds. */
+  const post = (samlResponse: string, cookie?: string, slug = SLUG) => {
+    const req = request(app).post(`/auth/sso/${slug}/acs`).type('form');
+    if (cookie) req.set('Cookie', cookie);
+    return req.send({ SAMLResponse: samlResponse });
+  };
 
   async function refusal(overrides: AssertionOverrides, by: SamlIdp = idp): Promise<unknown> {
     const flow = await start();
-    const res = await post(await by.respond(SP_METADATA, flow, overrides));
+    const res = await post(await by.respond(SP_METADATA, flow, overrides), flow.cookie);
     assert.equal(res.status, 401, JSON.stringify(res.body));
     return res.body.refused;
   }
@@ -76,13 +86,13 @@ describe('SAML service provider strategy (sso-saml)', function () {
     assert.equal(flow.acs, samlUrls(BASE_URL, SLUG).acs);
     assert.equal(flow.issuer, samlUrls(BASE_URL, SLUG).entityId);
     const samlResponse = await idp.respond(SP_METADATA, flow, { nameId: 'Ada@Corp.example', attributes: { firstName: 'Ada', lastName: 'Lovelace' } });
-    const res = await post(samlResponse).expect(200);
+    const res = await post(samlResponse, flow.cookie).expect(200);
     assert.deepEqual(res.body.identity, { subject: 'Ada@Corp.example', email: 'ada@corp.example', firstName: 'Ada', lastName: 'Lovelace' });
   });
 
   it('when the NameID is not an email, then the email comes from the email attribute and the NameID stays the subject', async () => {
     const flow = await start();
-    const res = await post(await idp.respond(SP_METADATA, flow, { nameId: 'u-4711', nameIdFormat: PERSISTENT_FORMAT, attributes: { email: 'grace@corp.example' } })).expect(200);
+    const res = await post(await idp.respond(SP_METADATA, flow, { nameId: 'u-4711', nameIdFormat: PERSISTENT_FORMAT, attributes: { email: 'grace@corp.example' } }), flow.cookie).expect(200);
     assert.deepEqual(res.body.identity, { subject: 'u-4711', email: 'grace@corp.example' });
   });
 
@@ -95,19 +105,24 @@ describe('SAML service provider strategy (sso-saml)', function () {
     assert.equal(await refusal({}, impostor), 'signature');
   });
 
+  it('when the assertion is issued by another entity (even with the trusted key), then refused: issuer', async () => {
+    const sibling = new SamlIdp('https://other-idp.corp.example/saml', IDP_SSO, idp.key);
+    assert.equal(await refusal({}, sibling), 'issuer');
+  });
+
   it('when the assertion was tampered with after signing, then refused: signature', async () => {
     const flow = await start();
     const xml = Buffer.from(await idp.respond(SP_METADATA, flow), 'base64').toString('utf8');
     const forged = xml.replace('>ada@corp.example<', '>mallory@corp.example<');
     assert.notEqual(forged, xml);
-    assert.equal((await post(Buffer.from(forged).toString('base64')).expect(401)).body.refused, 'signature');
+    assert.equal((await post(Buffer.from(forged).toString('base64'), flow.cookie).expect(401)).body.refused, 'signature');
   });
 
   it('when the audience is another SP, then refused: audience', async () => {
     assert.equal(await refusal({ audience: 'https://other-sp.example/saml' }), 'audience');
   });
 
-  it('when the response is addressed to another ACS, then refused: destination', async () => {
+  it('when the Response names another ACS as its Destination, then refused: destination', async () => {
     assert.equal(await refusal({ destination: 'https://other-sp.example/acs' }), 'destination');
   });
 
@@ -120,20 +135,23 @@ describe('SAML service provider strategy (sso-saml)', function () {
   });
 
   it('when a response is posted again, then the second is refused: in_response_to (a request is answered once)', async () => {
-    const samlResponse = await idp.respond(SP_METADATA, await start());
-    await post(samlResponse).expect(200);
-    assert.equal((await post(samlResponse).expect(401)).body.refused, 'in_response_to');
+    const flow = await start();
+    const samlResponse = await idp.respond(SP_METADATA, flow);
+    await post(samlResponse, flow.cookie).expect(200);
+    assert.equal((await post(samlResponse, flow.cookie).expect(401)).body.refused, 'in_response_to');
   });
 
   it('when the same response is posted twice at once, then exactly one sign-in succeeds', async () => {
-    const samlResponse = await idp.respond(SP_METADATA, await start());
-    const results = await Promise.all([post(samlResponse), post(samlResponse)]);
+    const flow = await start();
+    const samlResponse = await idp.respond(SP_METADATA, flow);
+    const results = await Promise.all([post(samlResponse, flow.cookie), post(samlResponse, flow.cookie)]);
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 401]);
   });
 
   it('when a request started for one provider is answered at another provider\'s ACS, then refused: in_response_to', async () => {
-    const samlResponse = await idp.respond(samlMetadataXml(BASE_URL, 'other'), await start(SLUG));
-    assert.equal((await post(samlResponse, 'other').expect(401)).body.refused, 'in_response_to');
+    const flow = await start(SLUG);
+    const samlResponse = await idp.respond(samlMetadataXml(BASE_URL, 'other'), flow);
+    assert.equal((await post(samlResponse, flow.cookie, 'other').expect(401)).body.refused, 'in_response_to');
   });
 
   it('when the assertion expired beyond the two-minute skew, then refused: expired', async () => {
@@ -148,13 +166,47 @@ describe('SAML service provider strategy (sso-saml)', function () {
   it('when the assertion ended less than two minutes ago, then the skew still accepts it', async () => {
     const issued = new Date(Date.now() - 5 * 60_000);
     const flow = await start();
-    await post(await idp.respond(SP_METADATA, flow, { issueInstant: issued, notBefore: issued, notOnOrAfter: new Date(Date.now() - 60_000) })).expect(200);
+    await post(await idp.respond(SP_METADATA, flow, { issueInstant: issued, notBefore: issued, notOnOrAfter: new Date(Date.now() - 60_000) }), flow.cookie).expect(200);
   });
 
   it('when an assertion ID was accepted before, then a new response carrying it is refused: replay', async () => {
     const assertionId = `_${crypto.randomUUID()}`;
-    await post(await idp.respond(SP_METADATA, await start(), { assertionId })).expect(200);
+    const flow = await start();
+    await post(await idp.respond(SP_METADATA, flow, { assertionId }), flow.cookie).expect(200);
     assert.equal(await refusal({ assertionId }), 'replay');
+  });
+
+  it('when the flow is started with a binding cookie, then it is HttpOnly, Secure and SameSite=None (the ACS POST is cross-site)', async () => {
+    const res = await request(app).get(`/auth/sso/${SLUG}`).expect(302);
+    const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    assert.match(setCookie, /^sso_saml_[\w-]{16}=[\w-]{43}; Max-Age=600; Path=\/auth\/sso; Expires=[^;]+; HttpOnly; Secure; SameSite=None$/);
+  });
+
+  it('when the response is posted from a browser that did not start the flow (login CSRF), then refused: in_response_to', async () => {
+    const [nameOf, valueOf] = [(flow: Flow) => flow.cookie.split('=')[0], (flow: Flow) => flow.cookie.split('=')[1]];
+    const victimsCookies: Array<(attackers: Flow, victims: Flow) => string | undefined> = [
+      () => undefined,
+      (_attackers, victims) => victims.cookie,
+      (attackers, victims) => `${nameOf(attackers)}=${valueOf(victims)}`,
+    ];
+    for (const cookieOf of victimsCookies) {
+      const [attackers, victims] = [await start(), await start()];
+      const cookie = cookieOf(attackers, victims);
+      assert.equal((await post(await idp.respond(SP_METADATA, attackers), cookie).expect(401)).body.refused, 'in_response_to', String(cookie));
+    }
+  });
+
+  it('when the binding cookie of the flow is wrong, then the flow is spent and its own cookie cannot finish it either', async () => {
+    const flow = await start();
+    const samlResponse = await idp.respond(SP_METADATA, flow);
+    await post(samlResponse, `${flow.cookie.split('=')[0]}=forged`).expect(401);
+    assert.equal((await post(samlResponse, flow.cookie).expect(401)).body.refused, 'in_response_to');
+  });
+
+  it('when the ACS answers, then the flow\'s binding cookie is cleared', async () => {
+    const flow = await start();
+    const res = await post(await idp.respond(SP_METADATA, flow), flow.cookie).expect(200);
+    assert.match((res.headers['set-cookie'] as unknown as string[])[0], new RegExp(`^${flow.cookie.split('=')[0]}=;.*Expires=Thu, 01 Jan 1970`));
   });
 
   it('when a response answers no request (IdP-initiated), then refused: unsolicited', async () => {
