@@ -8,6 +8,7 @@ import request, { type Response } from 'supertest';
 import { buildApp, ctx } from '../support/context';
 import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor, PASSWORD } from '../support/auth';
 import { enrolTotp } from '../support/totp';
+import { configureOtp } from '../support/otp';
 import { IDP_CLIENT, OidcIdp, type IdpPerson } from '../support/oidc-idp';
 import { noticeOf } from '../../src/http/notices';
 
@@ -349,6 +350,20 @@ describe('Single sign-on (CONTRACT 15)', () => {
       assert.deepEqual(unknown.body, known.body);
       const page = await request(ctx().app).post('/auth/login').type('form').set('Accept', 'text/html').send({ email, password: PASSWORD }).expect(200);
       assert.match(page.text, /<a href="\/auth\/sso\/acme">Continue to single sign-on<\/a>/);
+    });
+
+    it('when a one-time code is asked for or verified for an enforced domain, then 403 before any code is made', async () => {
+      await configureOtp(ctx().app, { Authorization: `Bearer ${adminToken}` });
+      try {
+        const email = emailAt();
+        const asked = await request(ctx().app).post('/auth/otp/request').send({ email }).expect(403);
+        assert.deepEqual(asked.body, { error: 'Single sign-on required', sso: SLUG });
+        assert.equal(await ctx().models.OtpCode.count({ where: { userEmail: email } }), 0);
+        const verified = await request(ctx().app).post('/auth/otp/verify').send({ email, code: '123456' }).expect(403);
+        assert.deepEqual(verified.body, asked.body);
+      } finally {
+        await configureOtp(ctx().app, { Authorization: `Bearer ${adminToken}` }, {}, false);
+      }
     });
 
     it('when a magic link is asked for an enforced domain, then 403 too; other domains are untouched', async () => {
