@@ -324,6 +324,24 @@ describe('Single sign-on (CONTRACT 15)', () => {
       assert.match(String((rows.at(-1)?.details as Record<string, unknown>).detail), /nonce mismatch/);
     });
 
+    it('when another instance changes the provider, then this one signs in with the new settings at once', async () => {
+      const email = emailAt();
+      const user = await makeUser({ email });
+      const person = personFor(email);
+      assert.equal(payloadOf(setCookies(await signInThroughIdp(person)).auth_token.value).sub, user.id);
+      const other = buildApp();
+      const oidc = { issuer: idp.issuer, clientId: IDP_CLIENT.clientId };
+      const patch = (clientSecret: string) => request(other).patch(`/api/sso/providers/${providerId}`).set('Authorization', `Bearer ${adminToken}`).send({ oidc: { ...oidc, clientSecret } }).expect(200);
+      await patch('not-the-secret');
+      try {
+        const refused = await signInThroughIdp(person);
+        assert.equal(noticeCode(refused), 'sso_failed', 'the code exchange used the secret saved on the other instance');
+      } finally {
+        await patch(IDP_CLIENT.clientSecret);
+      }
+      assert.equal(payloadOf(setCookies(await signInThroughIdp(person)).auth_token.value).sub, user.id);
+    });
+
     it('when the user has a second factor, then the sign-in goes to the second step with no session yet', async () => {
       const email = emailAt();
       const user = await makeUser({ email });
