@@ -45,8 +45,9 @@ export function createSsoController({ config, ssoProviders, ssoOidc }: Container
     try {
       url = await ssoOidc.authorizationUrl(res, record, redirect);
     } catch (err) {
-      // The issuer unreachable or its settings unusable now: the sign-in page says so; the error stays in the log.
-      if (err instanceof AppError && err.status >= 500) throw err;
+      // The issuer undiscoverable or the stored secret unreadable now (a 400 of discovery or of the provider
+      // service): the sign-in page says so, the reason stays in the log. Anything else (the store down) is the app's.
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
       req.log?.warn({ err: (err as Error).message, provider: record.row.slug }, 'single sign-on could not start');
       return res.redirect(302, ssoRefusal(record.row.slug, 'unavailable', null, null).redirect as string);
     }

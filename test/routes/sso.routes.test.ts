@@ -9,6 +9,7 @@ import { buildApp, ctx } from '../support/context';
 import { cookieHeader, makeUser, payloadOf, setCookies, tokenFor, PASSWORD } from '../support/auth';
 import { enrolTotp } from '../support/totp';
 import { configureOtp } from '../support/otp';
+import { closedPort } from '../support/ports';
 import { IDP_CLIENT, OidcIdp, type IdpPerson } from '../support/oidc-idp';
 import { noticeOf } from '../../src/http/notices';
 
@@ -340,6 +341,19 @@ describe('Single sign-on (CONTRACT 15)', () => {
         await patch(IDP_CLIENT.clientSecret);
       }
       assert.equal(payloadOf(setCookies(await signInThroughIdp(person)).auth_token.value).sub, user.id);
+    });
+
+    it('when the issuer stops answering, then starting goes back to the sign-in page saying the provider is unavailable', async () => {
+      const row = await ctx().models.SsoProvider.findByPk(providerId, { rejectOnEmpty: true });
+      const issuer = row.oidcIssuer;
+      await row.update({ oidcIssuer: `http://127.0.0.1:${await closedPort()}` });
+      try {
+        const res = await request(ctx().app).get(`/auth/sso/${SLUG}`).expect(302);
+        assert.equal(noticeCode(res), 'sso_unavailable');
+        assert.equal(setCookies(res).auth_token, undefined);
+      } finally {
+        await row.update({ oidcIssuer: issuer });
+      }
     });
 
     it('when the user has a second factor, then the sign-in goes to the second step with no session yet', async () => {
