@@ -9,7 +9,23 @@ import * as xmllint from '@authenio/samlify-node-xmllint';
 
 // samlify refuses to parse anything until a schema validator is set: the AuthnRequests the service sends are
 // checked against the SAML 2.0 schemas, so a malformed request fails the test at the IdP as it would in production.
-samlify.setSchemaValidator(xmllint);
+// The validator is xmllint compiled by emscripten, which on every call (synchronously) prints a blank line and
+// leaves an `uncaughtException` listener and a `drain` listener that would `process.exit()` the test run: the
+// wrapper mutes the one and removes the others.
+samlify.setSchemaValidator({
+  validate(xml: string) {
+    const listeners = { uncaught: process.listeners('uncaughtException'), drain: process.stdout.listeners('drain') };
+    const log = console.log;
+    console.log = () => undefined;
+    try {
+      return xmllint.validate(xml);
+    } finally {
+      console.log = log;
+      for (const l of process.listeners('uncaughtException')) if (!listeners.uncaught.includes(l)) process.off('uncaughtException', l);
+      for (const l of process.stdout.listeners('drain')) if (!listeners.drain.includes(l)) process.stdout.off('drain', l as () => void);
+    }
+  },
+});
 
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 export const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -67,6 +83,7 @@ export class SamlIdp {
       privateKey: key.privateKey,
       signingCert: key.certificate,
       singleSignOnService: [{ Binding: REDIRECT, Location: entryPoint }],
+      singleLogoutService: [{ Binding: REDIRECT, Location: `${entryPoint}/logout` }],
       nameIDFormat: [EMAIL_FORMAT],
       wantAuthnRequestsSigned: false,
     });

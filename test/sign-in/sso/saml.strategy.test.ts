@@ -17,9 +17,9 @@ const SLUG = 'acme';
 const SP_METADATA = samlMetadataXml(BASE_URL, SLUG);
 
 /** The strategy mounted as the service's routes will mount it, answering each outcome as JSON for the tests. */
-function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSettings>): Express {
+function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSettings>, baseUrl = BASE_URL): Express {
   const auth = new passport.Passport();
-  auth.use(createSamlStrategy({ baseUrl: BASE_URL, store, settingsFor: async (slug) => providers[slug] ?? null }));
+  auth.use(createSamlStrategy({ baseUrl, store, settingsFor: async (slug) => providers[slug] ?? null }));
   const app = express();
   app.use(cookieParsing());
   const handle: express.RequestHandler = (req, res, next) =>
@@ -180,6 +180,12 @@ describe('SAML service provider strategy (sso-saml)', function () {
     const res = await request(app).get(`/auth/sso/${SLUG}`).expect(302);
     const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
     assert.match(setCookie, /^sso_saml_[\w-]{16}=[\w-]{43}; Max-Age=600; Path=\/auth\/sso; Expires=[^;]+; HttpOnly; Secure; SameSite=None$/);
+  });
+
+  it('when BASE_URL is https, then the binding cookie is __Host- prefixed (Path=/), so no sibling subdomain can plant it', async () => {
+    const res = await request(spApp(store, { [SLUG]: idp.settings() }, 'https://sp.test')).get(`/auth/sso/${SLUG}`).expect(302);
+    const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    assert.match(setCookie, /^__Host-sso_saml_[\w-]{16}=[\w-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=None$/);
   });
 
   it('when the response is posted from a browser that did not start the flow (login CSRF), then refused: in_response_to', async () => {
