@@ -39,13 +39,17 @@ describe('SAML service provider strategy (sso-saml)', function () {
   let idp: SamlIdp;
   let app: Express;
 
+  /** Another instance's view of the same store: its own Redis connection, or (in-process) the one map. */
+  let otherInstanceStore: MemoryStore | RedisStore;
+  const keyPrefix = `test:saml:${process.pid}_${crypto.randomBytes(4).toString('hex')}:`;
+
   before(async () => {
     if (process.env.REDIS_URL) {
-      const redis = new RedisStore(process.env.REDIS_URL, { keyPrefix: `test:saml:${process.pid}_${crypto.randomBytes(4).toString('hex')}:` });
-      await redis.connect();
-      store = redis;
+      const [redis, other] = [new RedisStore(process.env.REDIS_URL, { keyPrefix }), new RedisStore(process.env.REDIS_URL, { keyPrefix })];
+      await Promise.all([redis.connect(), other.connect()]);
+      [store, otherInstanceStore] = [redis, other];
     } else {
-      store = new MemoryStore();
+      store = otherInstanceStore = new MemoryStore();
     }
     idp = new SamlIdp(IDP_ENTITY, IDP_SSO, await makeSigningKey('idp.corp.example'));
     app = spApp(store, { [SLUG]: idp.settings(), other: idp.settings() });
@@ -54,6 +58,7 @@ describe('SAML service provider strategy (sso-saml)', function () {
   after(async () => {
     await store.clear();
     await store.close();
+    if (otherInstanceStore !== store) await otherInstanceStore.close();
   });
 
   type Flow = { id: string; acs: string; issuer: string; cookie: string };
@@ -88,6 +93,14 @@ describe('SAML service provider strategy (sso-saml)', function () {
     const samlResponse = await idp.respond(SP_METADATA, flow, { nameId: 'Ada@Corp.example', attributes: { firstName: 'Ada', lastName: 'Lovelace' } });
     const res = await post(samlResponse, flow.cookie).expect(200);
     assert.deepEqual(res.body.identity, { subject: 'Ada@Corp.example', email: 'ada@corp.example', firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it('when the flow starts on one instance and the IdP posts to another, then the other finishes it (all state in the store)', async () => {
+    const flow = await start();
+    const other = spApp(otherInstanceStore, { [SLUG]: idp.settings() });
+    const res = await request(other).post(`/auth/sso/${SLUG}/acs`).type('form').set('Cookie', flow.cookie)
+      .send({ SAMLResponse: await idp.respond(SP_METADATA, flow) }).expect(200);
+    assert.equal(res.body.identity.email, 'ada@corp.example');
   });
 
   it('when the NameID is not an email, then the email comes from the email attribute and the NameID stays the subject', async () => {
