@@ -8,6 +8,7 @@ import { AppError } from '../../../src/http/app-error';
 import { cookieParsing } from '../../../src/http/cookie-parsing';
 import { MemoryStore } from '../../../src/store/memory-store';
 import { RedisStore } from '../../../src/store/redis-store';
+import { StoreUnavailableError } from '../../../src/store/key-value-store';
 import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, type AssertionOverrides } from '../../support/saml-idp';
 
 const BASE_URL = 'http://sp.test';
@@ -30,6 +31,8 @@ function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSe
     })(req, res, next);
   app.get('/auth/sso/:slug', handle);
   app.post('/auth/sso/:slug/acs', express.urlencoded({ extended: false }), handle);
+  // The service's handler maps StoreUnavailableError to 503; here the name is enough to tell an error from a refusal.
+  app.use(((err, _req, res, _next) => res.status(500).json({ error: (err as Error).name })) as express.ErrorRequestHandler);
   return app;
 }
 
@@ -237,6 +240,21 @@ describe('SAML service provider strategy (sso-saml)', function () {
     assert.equal((await request(app).post(`/auth/sso/${SLUG}/acs`).type('form').send({}).expect(401)).body.refused, 'invalid');
     assert.equal((await request(app).post(`/auth/sso/${SLUG}/acs`).type('form').send({ SAMLRequest: 'x' }).expect(401)).body.refused, 'invalid');
     assert.equal((await post('not base64 xml').expect(401)).body.refused, 'invalid');
+  });
+
+  it('when the store is unreachable, then an error (503 in the service), not a refusal and no redirect', async () => {
+    const down = new MemoryStore();
+    for (const method of ['get', 'set', 'setIfAbsent', 'take', 'delete'] as const) {
+      down[method] = async () => { throw new StoreUnavailableError('store down'); };
+    }
+    const unreachable = spApp(down, { [SLUG]: idp.settings() });
+    const res = await request(unreachable).get(`/auth/sso/${SLUG}`).expect(500);
+    assert.deepEqual(res.body, { error: 'StoreUnavailableError' });
+    assert.equal(res.headers.location, undefined);
+    const flow = await start();
+    const acs = await request(unreachable).post(`/auth/sso/${SLUG}/acs`).type('form').set('Cookie', flow.cookie)
+      .send({ SAMLResponse: await idp.respond(SP_METADATA, flow) }).expect(500);
+    assert.deepEqual(acs.body, { error: 'StoreUnavailableError' });
   });
 
   it('when the provider is unknown, then 404 and no redirect', async () => {
