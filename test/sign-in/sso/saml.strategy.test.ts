@@ -1,40 +1,19 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import express, { type Express } from 'express';
-import passport from 'passport';
+import type { Express } from 'express';
 import request from 'supertest';
-import { createSamlStrategy, parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from '../../../src/sign-in/sso/saml.strategy';
+import { parseSamlMetadata, samlMetadataXml, samlUrls } from '../../../src/sign-in/sso/saml.strategy';
 import { AppError } from '../../../src/http/app-error';
-import { cookieParsing } from '../../../src/http/cookie-parsing';
 import { MemoryStore } from '../../../src/store/memory-store';
 import { RedisStore } from '../../../src/store/redis-store';
 import { StoreUnavailableError } from '../../../src/store/key-value-store';
-import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, type AssertionOverrides } from '../../support/saml-idp';
+import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, spApp, type AssertionOverrides } from '../../support/saml-idp';
 
 const BASE_URL = 'http://sp.test';
 const IDP_ENTITY = 'https://idp.corp.example/saml';
 const IDP_SSO = 'https://idp.corp.example/saml/sso';
 const SLUG = 'acme';
 const SP_METADATA = samlMetadataXml(BASE_URL, SLUG);
-
-/** The strategy mounted as the service's routes will mount it, answering each outcome as JSON for the tests. */
-function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSettings>, baseUrl = BASE_URL): Express {
-  const auth = new passport.Passport();
-  auth.use(createSamlStrategy({ baseUrl, store, settingsFor: async (slug) => providers[slug] ?? null }));
-  const app = express();
-  app.use(cookieParsing());
-  const handle: express.RequestHandler = (req, res, next) =>
-    auth.authenticate('sso-saml', { session: false }, (err: unknown, identity: unknown, info: { message?: string }, status?: number) => {
-      if (err) return next(err);
-      if (!identity) return res.status(status ?? 401).json({ refused: info?.message });
-      res.json({ identity });
-    })(req, res, next);
-  app.get('/auth/sso/:slug', handle);
-  app.post('/auth/sso/:slug/acs', express.urlencoded({ extended: false }), handle);
-  // The service's handler maps StoreUnavailableError to 503; here the name is enough to tell an error from a refusal.
-  app.use(((err, _req, res, _next) => res.status(500).json({ error: (err as Error).name })) as express.ErrorRequestHandler);
-  return app;
-}
 
 describe('SAML service provider strategy (sso-saml)', function () {
   this.timeout(30_000);
@@ -55,7 +34,7 @@ describe('SAML service provider strategy (sso-saml)', function () {
       store = otherInstanceStore = new MemoryStore();
     }
     idp = new SamlIdp(IDP_ENTITY, IDP_SSO, await makeSigningKey('idp.corp.example'));
-    app = spApp(store, { [SLUG]: idp.settings(), other: idp.settings() });
+    app = spApp(store, BASE_URL, { [SLUG]: idp.settings(), other: idp.settings() });
   });
 
   after(async () => {
@@ -100,7 +79,7 @@ describe('SAML service provider strategy (sso-saml)', function () {
 
   it('when the flow starts on one instance and the IdP posts to another, then the other finishes it (all state in the store)', async () => {
     const flow = await start();
-    const other = spApp(otherInstanceStore, { [SLUG]: idp.settings() });
+    const other = spApp(otherInstanceStore, BASE_URL, { [SLUG]: idp.settings() });
     const res = await request(other).post(`/auth/sso/${SLUG}/acs`).type('form').set('Cookie', flow.cookie)
       .send({ SAMLResponse: await idp.respond(SP_METADATA, flow) }).expect(200);
     assert.equal(res.body.identity.email, 'ada@corp.example');
@@ -199,7 +178,7 @@ describe('SAML service provider strategy (sso-saml)', function () {
   });
 
   it('when BASE_URL is https, then the binding cookie is __Host- prefixed (Path=/), so no sibling subdomain can plant it', async () => {
-    const res = await request(spApp(store, { [SLUG]: idp.settings() }, 'https://sp.test')).get(`/auth/sso/${SLUG}`).expect(302);
+    const res = await request(spApp(store, 'https://sp.test', { [SLUG]: idp.settings() })).get(`/auth/sso/${SLUG}`).expect(302);
     const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
     assert.match(setCookie, /^__Host-sso_saml_[\w-]{16}=[\w-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=None$/);
   });
@@ -247,7 +226,7 @@ describe('SAML service provider strategy (sso-saml)', function () {
     for (const method of ['get', 'set', 'setIfAbsent', 'take', 'delete'] as const) {
       down[method] = async () => { throw new StoreUnavailableError('store down'); };
     }
-    const unreachable = spApp(down, { [SLUG]: idp.settings() });
+    const unreachable = spApp(down, BASE_URL, { [SLUG]: idp.settings() });
     const res = await request(unreachable).get(`/auth/sso/${SLUG}`).expect(500);
     assert.deepEqual(res.body, { error: 'StoreUnavailableError' });
     assert.equal(res.headers.location, undefined);
