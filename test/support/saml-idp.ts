@@ -4,12 +4,33 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import express, { type Express } from 'express';
+import passport from 'passport';
 import * as samlify from 'samlify';
 import * as xmllint from '@authenio/samlify-node-xmllint';
+import { cookieParsing } from '../../src/http/cookie-parsing';
+import { createSamlStrategy, type SamlSettings } from '../../src/sign-in/sso/saml.strategy';
+import type { KeyValueStore } from '../../src/store';
 
 // samlify refuses to parse anything until a schema validator is set: the AuthnRequests the service sends are
 // checked against the SAML 2.0 schemas, so a malformed request fails the test at the IdP as it would in production.
-samlify.setSchemaValidator(xmllint);
+// The validator is xmllint compiled by emscripten, which on every call (synchronously) prints a blank line and
+// leaves an `uncaughtException` listener and a `drain` listener that would `process.exit()` the test run: the
+// wrapper mutes the one and removes the others.
+samlify.setSchemaValidator({
+  validate(xml: string) {
+    const listeners = { uncaught: process.listeners('uncaughtException'), drain: process.stdout.listeners('drain') };
+    const log = console.log;
+    console.log = () => undefined;
+    try {
+      return xmllint.validate(xml);
+    } finally {
+      console.log = log;
+      for (const l of process.listeners('uncaughtException')) if (!listeners.uncaught.includes(l)) process.off('uncaughtException', l);
+      for (const l of process.stdout.listeners('drain')) if (!listeners.drain.includes(l)) process.stdout.off('drain', l as () => void);
+    }
+  },
+});
 
 const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 export const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -67,6 +88,7 @@ export class SamlIdp {
       privateKey: key.privateKey,
       signingCert: key.certificate,
       singleSignOnService: [{ Binding: REDIRECT, Location: entryPoint }],
+      singleLogoutService: [{ Binding: REDIRECT, Location: `${entryPoint}/logout` }],
       nameIDFormat: [EMAIL_FORMAT],
       wantAuthnRequestsSigned: false,
     });
@@ -134,4 +156,27 @@ export class SamlIdp {
     });
     return result.context;
   }
+}
+
+/**
+ * The service-provider side as the service's routes mount it (start and ACS), with the service's cookie parsing;
+ * each outcome is answered as JSON (`{ identity }`, `{ refused: <code> }`, or `{ error: <name> }` with 500)
+ * so a test can tell a refusal from an error.
+ */
+export function spApp(store: KeyValueStore, baseUrl: string, providers: Record<string, SamlSettings>): Express {
+  const auth = new passport.Passport();
+  auth.use(createSamlStrategy({ baseUrl, store, settingsFor: async (slug) => providers[slug] ?? null }));
+  const app = express();
+  app.use(cookieParsing());
+  const handle: express.RequestHandler = (req, res, next) =>
+    auth.authenticate('sso-saml', { session: false }, (err: unknown, identity: unknown, info: { message?: string }, status?: number) => {
+      if (err) return next(err);
+      if (!identity) return res.status(status ?? 401).json({ refused: info?.message });
+      res.json({ identity });
+    })(req, res, next);
+  app.get('/auth/sso/:slug', handle);
+  app.post('/auth/sso/:slug/acs', express.urlencoded({ extended: false }), handle);
+  // The service's handler maps StoreUnavailableError to 503; here the name is enough to tell an error from a refusal.
+  app.use(((err, _req, res, _next) => res.status(500).json({ error: (err as Error).name })) as express.ErrorRequestHandler);
+  return app;
 }

@@ -160,7 +160,8 @@ export function createSamlStrategy(deps: {
 
       const { entityId, acs } = samlUrls(deps.baseUrl, slug);
       const binding = new SamlBrowserBinding(deps.store, slug, deps.baseUrl, REQUEST_TTL_MS / 1000);
-      // Chosen here rather than by node-saml, so the browser binding can be written before the redirect.
+      // Chosen here rather than by node-saml, so the browser binding can be written before the redirect (an ACS
+      // POST sends no AuthnRequest, so there it goes unused).
       const requestId = `_${crypto.randomBytes(20).toString('hex')}`;
       if (req.method !== 'POST') await binding.bind(req.res!, requestId);
       const saml = new SamlStrategy(

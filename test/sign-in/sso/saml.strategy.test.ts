@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import express, { type Express } from 'express';
-import passport from 'passport';
+import type { Express } from 'express';
 import request from 'supertest';
-import { createSamlStrategy, parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from '../../../src/sign-in/sso/saml.strategy';
+import { parseSamlMetadata, samlMetadataXml, samlUrls } from '../../../src/sign-in/sso/saml.strategy';
 import { AppError } from '../../../src/http/app-error';
-import { cookieParsing } from '../../../src/http/cookie-parsing';
 import { MemoryStore } from '../../../src/store/memory-store';
 import { RedisStore } from '../../../src/store/redis-store';
-import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, type AssertionOverrides } from '../../support/saml-idp';
+import { StoreUnavailableError } from '../../../src/store/key-value-store';
+import { makeSigningKey, PERSISTENT_FORMAT, SamlIdp, spApp, type AssertionOverrides } from '../../support/saml-idp';
 
 const BASE_URL = 'http://sp.test';
 const IDP_ENTITY = 'https://idp.corp.example/saml';
@@ -16,44 +15,32 @@ const IDP_SSO = 'https://idp.corp.example/saml/sso';
 const SLUG = 'acme';
 const SP_METADATA = samlMetadataXml(BASE_URL, SLUG);
 
-/** The strategy mounted as the service's routes will mount it, answering each outcome as JSON for the tests. */
-function spApp(store: MemoryStore | RedisStore, providers: Record<string, SamlSettings>): Express {
-  const auth = new passport.Passport();
-  auth.use(createSamlStrategy({ baseUrl: BASE_URL, store, settingsFor: async (slug) => providers[slug] ?? null }));
-  const app = express();
-  app.use(cookieParsing());
-  const handle: express.RequestHandler = (req, res, next) =>
-    auth.authenticate('sso-saml', { session: false }, (err: unknown, identity: unknown, info: { message?: string }, status?: number) => {
-      if (err) return next(err);
-      if (!identity) return res.status(status ?? 401).json({ refused: info?.message });
-      res.json({ identity });
-    })(req, res, next);
-  app.get('/auth/sso/:slug', handle);
-  app.post('/auth/sso/:slug/acs', express.urlencoded({ extended: false }), handle);
-  return app;
-}
-
 describe('SAML service provider strategy (sso-saml)', function () {
   this.timeout(30_000);
   let store: MemoryStore | RedisStore;
   let idp: SamlIdp;
   let app: Express;
 
+  /** Another instance's view of the same store: its own Redis connection, or (in-process) the one map. */
+  let otherInstanceStore: MemoryStore | RedisStore;
+  const keyPrefix = `test:saml:${process.pid}_${crypto.randomBytes(4).toString('hex')}:`;
+
   before(async () => {
     if (process.env.REDIS_URL) {
-      const redis = new RedisStore(process.env.REDIS_URL, { keyPrefix: `test:saml:${process.pid}_${crypto.randomBytes(4).toString('hex')}:` });
-      await redis.connect();
-      store = redis;
+      const [redis, other] = [new RedisStore(process.env.REDIS_URL, { keyPrefix }), new RedisStore(process.env.REDIS_URL, { keyPrefix })];
+      await Promise.all([redis.connect(), other.connect()]);
+      [store, otherInstanceStore] = [redis, other];
     } else {
-      store = new MemoryStore();
+      store = otherInstanceStore = new MemoryStore();
     }
     idp = new SamlIdp(IDP_ENTITY, IDP_SSO, await makeSigningKey('idp.corp.example'));
-    app = spApp(store, { [SLUG]: idp.settings(), other: idp.settings() });
+    app = spApp(store, BASE_URL, { [SLUG]: idp.settings(), other: idp.settings() });
   });
 
   after(async () => {
     await store.clear();
     await store.close();
+    if (otherInstanceStore !== store) await otherInstanceStore.close();
   });
 
   type Flow = { id: string; acs: string; issuer: string; cookie: string };
@@ -88,6 +75,14 @@ describe('SAML service provider strategy (sso-saml)', function () {
     const samlResponse = await idp.respond(SP_METADATA, flow, { nameId: 'Ada@Corp.example', attributes: { firstName: 'Ada', lastName: 'Lovelace' } });
     const res = await post(samlResponse, flow.cookie).expect(200);
     assert.deepEqual(res.body.identity, { subject: 'Ada@Corp.example', email: 'ada@corp.example', firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it('when the flow starts on one instance and the IdP posts to another, then the other finishes it (all state in the store)', async () => {
+    const flow = await start();
+    const other = spApp(otherInstanceStore, BASE_URL, { [SLUG]: idp.settings() });
+    const res = await request(other).post(`/auth/sso/${SLUG}/acs`).type('form').set('Cookie', flow.cookie)
+      .send({ SAMLResponse: await idp.respond(SP_METADATA, flow) }).expect(200);
+    assert.equal(res.body.identity.email, 'ada@corp.example');
   });
 
   it('when the NameID is not an email, then the email comes from the email attribute and the NameID stays the subject', async () => {
@@ -182,6 +177,12 @@ describe('SAML service provider strategy (sso-saml)', function () {
     assert.match(setCookie, /^sso_saml_[\w-]{16}=[\w-]{43}; Max-Age=600; Path=\/auth\/sso; Expires=[^;]+; HttpOnly; Secure; SameSite=None$/);
   });
 
+  it('when BASE_URL is https, then the binding cookie is __Host- prefixed (Path=/), so no sibling subdomain can plant it', async () => {
+    const res = await request(spApp(store, 'https://sp.test', { [SLUG]: idp.settings() })).get(`/auth/sso/${SLUG}`).expect(302);
+    const setCookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    assert.match(setCookie, /^__Host-sso_saml_[\w-]{16}=[\w-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=None$/);
+  });
+
   it('when the response is posted from a browser that did not start the flow (login CSRF), then refused: in_response_to', async () => {
     const [nameOf, valueOf] = [(flow: Flow) => flow.cookie.split('=')[0], (flow: Flow) => flow.cookie.split('=')[1]];
     const victimsCookies: Array<(attackers: Flow, victims: Flow) => string | undefined> = [
@@ -218,6 +219,21 @@ describe('SAML service provider strategy (sso-saml)', function () {
     assert.equal((await request(app).post(`/auth/sso/${SLUG}/acs`).type('form').send({}).expect(401)).body.refused, 'invalid');
     assert.equal((await request(app).post(`/auth/sso/${SLUG}/acs`).type('form').send({ SAMLRequest: 'x' }).expect(401)).body.refused, 'invalid');
     assert.equal((await post('not base64 xml').expect(401)).body.refused, 'invalid');
+  });
+
+  it('when the store is unreachable, then an error (503 in the service), not a refusal and no redirect', async () => {
+    const down = new MemoryStore();
+    for (const method of ['get', 'set', 'setIfAbsent', 'take', 'delete'] as const) {
+      down[method] = async () => { throw new StoreUnavailableError('store down'); };
+    }
+    const unreachable = spApp(down, BASE_URL, { [SLUG]: idp.settings() });
+    const res = await request(unreachable).get(`/auth/sso/${SLUG}`).expect(500);
+    assert.deepEqual(res.body, { error: 'StoreUnavailableError' });
+    assert.equal(res.headers.location, undefined);
+    const flow = await start();
+    const acs = await request(unreachable).post(`/auth/sso/${SLUG}/acs`).type('form').set('Cookie', flow.cookie)
+      .send({ SAMLResponse: await idp.respond(SP_METADATA, flow) }).expect(500);
+    assert.deepEqual(acs.body, { error: 'StoreUnavailableError' });
   });
 
   it('when the provider is unknown, then 404 and no redirect', async () => {
