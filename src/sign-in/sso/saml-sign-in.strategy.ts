@@ -2,7 +2,6 @@ import type { Request } from 'express';
 import type passport from 'passport';
 import { Strategy } from 'passport-strategy';
 import { requestContext } from '../../http/request-context';
-import { safeRedirect } from '../../http/safe-redirect';
 import { toAuthUser } from '../../sessions/auth-user';
 import { ssoRefusal } from './oidc.strategy';
 import type { SsoProviderService } from '../../services/sso/sso-providers.service';
@@ -53,8 +52,7 @@ export class SsoSamlSignInStrategy extends Strategy {
     const outcome = await this.deps.accounts.signIn(record, identity, requestContext(req));
     if (!outcome.ok) return refuse(outcome.reason, null, outcome.user);
     const details = { provider: slug, ...(outcome.created ? { created: true, role: outcome.user.role } : {}), ...(outcome.linked ? { linked: true } : {}) };
-    // RelayState carries the same-origin page the start was asked for (checked again here and in the session step).
-    const relay = (req.body as { RelayState?: unknown } | undefined)?.RelayState;
-    this.success(toAuthUser(outcome.user), { method: 'sso', details, redirect: safeRedirect(relay) ?? null });
+    // No landing page rides along: the AuthnRequest carries no RelayState, so a SAML sign-in lands on the admin home.
+    this.success(toAuthUser(outcome.user), { method: 'sso', details });
   }
 }
