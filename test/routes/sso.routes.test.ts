@@ -60,9 +60,9 @@ function noticeCode(res: Response): string | null {
 }
 
 /** Starts at the service, signs in at the IdP as `person`, and brings the browser back to the callback (with its cookies). */
-async function startAndAuthorize(person: IdpPerson, slug = SLUG): Promise<{ callback: string; cookies: string }> {
+async function startAndAuthorize(person: IdpPerson, startPath = `/auth/sso/${SLUG}`): Promise<{ callback: string; cookies: string }> {
   idp.as(person);
-  const start = await request(ctx().app).get(`/auth/sso/${slug}`).expect(302);
+  const start = await request(ctx().app).get(startPath).expect(302);
   assert.ok((start.headers.location as string).startsWith(`${idp.issuer}/auth?`), start.headers.location);
   const back = new URL(await idp.authorize(start.headers.location as string));
   assert.equal(back.origin, BASE);
@@ -354,6 +354,17 @@ describe('Single sign-on (CONTRACT 15)', () => {
       } finally {
         await row.update({ oidcIssuer: issuer });
       }
+    });
+
+    it('when the start named a same-origin page, then the sign-in lands there; another site is ignored', async () => {
+      const email = emailAt();
+      await makeUser({ email });
+      const person = personFor(email);
+      const asked = await startAndAuthorize(person, `/auth/sso/${SLUG}?redirect=${encodeURIComponent('/admin/profile')}`);
+      const landed = await request(ctx().app).get(asked.callback).set('Cookie', asked.cookies).expect(302);
+      assert.equal(landed.headers.location, '/admin/profile');
+      const offsite = await startAndAuthorize(person, `/auth/sso/${SLUG}?redirect=${encodeURIComponent('https://evil.test/')}`);
+      assert.equal((await request(ctx().app).get(offsite.callback).set('Cookie', offsite.cookies).expect(302)).headers.location, '/admin');
     });
 
     it('when the user has a second factor, then the sign-in goes to the second step with no session yet', async () => {
