@@ -37,6 +37,7 @@ import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
 import { adminRoutes } from './routes/admin';
 import { oidcInteractionRoutes, oidcMount } from './routes/oidc.routes';
+import { ssoProvidersRoutes, ssoRoutes } from './routes/sso.routes';
 import { jsonFieldText } from './profiles/profile-form';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -90,6 +91,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/auth/otp', otpRoutes(container));
   app.use('/auth', magicLinkRoutes(container));
   app.use('/auth/oauth', oauthRoutes(container));
+  app.use('/auth/sso', ssoRoutes(container));
   app.use('/auth/sessions', sessionsRoutes(container));
   app.use('/auth/api-keys', apiKeysRoutes(container));
   app.use('/auth/connected-apps', connectedAppsRoutes(container));
@@ -112,6 +114,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', settingsRoutes(container));
   app.use('/api', signingKeysRoutes(container));
   app.use('/api', oauthClientsRoutes(container));
+  app.use('/api', ssoProvidersRoutes(container));
   app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));

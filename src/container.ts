@@ -27,6 +27,12 @@ import { createMagicLinkService } from './services/sign-in-methods/magic-link.se
 import { createServerSessions } from './sessions/server-session';
 import { createOAuthProviders } from './oauth/oauth-providers';
 import { createOAuthService } from './services/sign-in-methods/oauth.service';
+import { createSsoProviderService } from './services/sso/sso-providers.service';
+import { createSsoAccountService } from './services/sso/sso-accounts.service';
+import { createSsoOidc } from './sign-in/sso/oidc.strategy';
+import { createSamlStrategy, parseSamlMetadata } from './sign-in/sso/saml.strategy';
+import { SsoSamlSignInStrategy } from './sign-in/sso/saml-sign-in.strategy';
+import { createSsoEnforcement } from './middleware/sso-enforcement';
 import { createPasskeyService } from './services/sign-in-methods/passkey.service';
 import { createSecurityNotices } from './services/security/security-notices';
 import { createCredentialSet } from './services/security/credential-set/credential-set';
@@ -156,6 +162,20 @@ export function createContainer(deps: AppDependencies) {
   for (const kind of twoFactor.secondFactorKinds()) secondFactor.register(kind);
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
+  // CONTRACT 15: enterprise single sign-on; its identities are linked accounts (`sso:<slug>`) like OAuth's.
+  const ssoProviders = createSsoProviderService({ config, sequelize, models, activity, parseSamlMetadata });
+  const ssoAccounts = createSsoAccountService({ sequelize, models, users, activity, notices, verification: emailVerification });
+  const ssoOidc = createSsoOidc({ config, store, providers: ssoProviders, accounts: ssoAccounts });
+  const ssoEnforcement = createSsoEnforcement(ssoProviders);
+  const samlProtocol = createSamlStrategy({
+    baseUrl: config.baseUrl,
+    store,
+    settingsFor: async (slug) => {
+      const record = await ssoProviders.bySlug(slug);
+      return record ? ssoProviders.samlSettings(record.row) : null;
+    },
+  });
+  const ssoSaml = new SsoSamlSignInStrategy({ saml: samlProtocol, providers: ssoProviders, accounts: ssoAccounts });
   const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
@@ -164,7 +184,7 @@ export function createContainer(deps: AppDependencies) {
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const devices = createDeviceCookies({ secret: config.jwtSecret });
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor });
+  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor, ssoOidc: ssoOidc.strategy, ssoSaml });
   // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
   // magic-link server session (auth_session) last.
   const guards = createGuards({
@@ -191,6 +211,7 @@ export function createContainer(deps: AppDependencies) {
     ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
+    ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement,
   };
 }
 

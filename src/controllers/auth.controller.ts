@@ -57,7 +57,7 @@ export function createAuthController(container: Container) {
 
   /** The other sign-in methods the page offers, read on every draw (an admin's switch shows at once). */
   async function otherMethods() {
-    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable(), oauthProviders: await oauthProviders.enabled(), passkeysAvailable: container.passkeys.available };
+    return { otpEnabled: await plugins.isActive('otp-login'), magicLinkEnabled: await magicLinks.isAvailable(), oauthProviders: await oauthProviders.enabled(), passkeysAvailable: container.passkeys.available, ssoAvailable: await container.ssoProviders.any() };
   }
 
   /** Draws the sign-in page (also after a magic-link form post: its message or its field error). */

@@ -41,6 +41,13 @@ const PLAIN = {
   oauth_user_unavailable: error('Your account is not active'),
   oauth_last_method: error('Cannot unlink the only authentication method. Set a password first.'),
   oauth_refused: error('The linked accounts were not changed. Please try again.'),
+  // CONTRACT 15: single sign-on refusals (one code per reason the user can act on; the activity row has the detail).
+  sso_failed: error('Single sign-on could not be completed: the request expired, was already used, was started in another browser, or the provider refused. Please try again.'),
+  sso_wrong_domain: error('Your identity provider did not vouch for an address of its own organisation, so it cannot sign you in here.'),
+  sso_no_account: error('There is no account for this address. Ask an administrator to create one.'),
+  sso_inactive: error('This account is not active'),
+  sso_unavailable: error('This single sign-on provider is not available.'),
+  sso_no_provider: error('No single sign-on for this address'),
   // The admin site.
   profile_saved: message('Profile saved'),
   passkey_added: message('Passkey added. You can now sign in with it.'),
@@ -75,6 +82,8 @@ const PLAIN = {
   collection_gone: message('That collection was already deleted'),
   settings_saved: message('Security settings saved. They apply to the next sign-in and refresh.'),
   settings_unchanged: message('Nothing changed.'),
+  sso_provider_saved: message('Single sign-on provider saved. Every instance uses the new settings from the next sign-in.'),
+  sso_provider_deleted: message('Single sign-on provider removed, with the identities linked through it.'),
   plugin_saved: message('Plugin settings saved.'),
   application_created: message('Application added. It is public: it has no secret, and signs in with PKCE alone.'),
   application_saved: message('Application saved.'),

@@ -109,10 +109,10 @@ export function formPost(handle: RequestHandler, redraw: FormRedraw): RequestHan
  * cross-site, so the SameSite=Strict `auth_token` would not reach the page; the navigation this page starts
  * is same-site. The notice is shown here too, for a browser that does not follow the refresh.
  */
-export function continueTo(res: Response, target: string): void {
+export function continueTo(res: Response, target: string, linkText = 'Continue to your profile'): void {
   const notice = lookUpNotice(new URL(target, 'http://x').searchParams.get('notice'));
   res
     .status(200)
     .set('Cache-Control', 'no-store')
-    .render('continue', { title: 'Continue', target, message: notice?.kind === 'message' ? notice.text : null, error: notice?.kind === 'error' ? notice.text : null });
+    .render('continue', { title: 'Continue', target, linkText, message: notice?.kind === 'message' ? notice.text : null, error: notice?.kind === 'error' ? notice.text : null });
 }

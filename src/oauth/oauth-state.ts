@@ -21,9 +21,9 @@ export interface BindingCookieOptions {
  * value planted in a victim's browser (a sibling subdomain can set cookies for the parent domain) matches no
  * flow but the attacker's own, and under HTTPS the `__Host-` prefix stops the planting itself.
  */
-export function bindingCookieName(state: string, hostOnly: boolean): string {
+export function bindingCookieName(state: string, hostOnly: boolean, kind: 'oauth' | 'sso' = 'oauth'): string {
   const flow = crypto.createHash('sha256').update(state).digest('base64url').slice(0, 16);
-  return `${hostOnly ? '__Host-' : ''}oauth_binding_${flow}`;
+  return `${hostOnly ? '__Host-' : ''}${kind}_binding_${flow}`;
 }
 
 /** Why a callback's state was refused (activity details; the user sees one message). */

@@ -18,7 +18,7 @@ export function magicLinkRoutes(container: Container) {
   // Links and the sessions they start are credentials.
   api.router.use(['/sign-in/magic-link', '/magic-link'], noStoreAll);
 
-  api.post('/sign-in/magic-link', doc.request, limits.magicLink, validated, magicLink.request);
+  api.post('/sign-in/magic-link', doc.request, limits.magicLink, validated, container.ssoEnforcement, magicLink.request);
   api.get(
     '/magic-link/verify',
     doc.verify,

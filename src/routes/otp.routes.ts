@@ -13,8 +13,8 @@ export function otpRoutes(container: Container) {
   // HTML page: not a JSON route, so not in the OpenAPI document.
   api.router.get('/', otp.enabled, otp.page);
 
-  api.post('/request', doc.request, otp.enabled, limits.otpRequest, validated, otp.request);
-  api.post('/verify', doc.verify, otp.enabled, validated, authenticate(STRATEGY.otp), issueSession('auth.otp_verified'));
+  api.post('/request', doc.request, otp.enabled, limits.otpRequest, validated, container.ssoEnforcement, otp.request);
+  api.post('/verify', doc.verify, otp.enabled, validated, container.ssoEnforcement, authenticate(STRATEGY.otp), issueSession('auth.otp_verified'));
 
   api.router.use(otp.formErrorPages);
   return api.router;

@@ -12,9 +12,10 @@ import { PasskeyStrategy } from './passkey.strategy';
 import type { PasskeyService } from '../services/sign-in-methods/passkey.service';
 import { SecondFactorStrategy } from './second-factor.strategy';
 import type { SecondFactor } from './second-factor';
+import type { Strategy } from 'passport-strategy';
 
 /** Strategy names, so routes never spell them twice. */
-export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey', secondFactor: 'second-factor' } as const;
+export const STRATEGY = { local: 'local', otp: 'otp', magicLink: 'magic-link', oauth: 'oauth', passkey: 'passkey', secondFactor: 'second-factor', ssoOidc: 'sso-oidc', ssoSaml: 'sso-saml-sign-in' } as const;
 
 /**
  * The one place the sign-in strategies are registered. The credentials of an already signed-in request
@@ -32,6 +33,10 @@ export function createPassport(deps: {
   oauth: Pick<OAuthService, 'signIn' | 'link'>;
   passkeys: Pick<PasskeyService, 'verifyLogin'>;
   secondFactor: Pick<SecondFactor, 'answer' | 'challengeOf'>;
+  /** Enterprise single sign-on (CONTRACT 15): the OpenID Connect callback, built with its providers (src/sign-in/sso). */
+  ssoOidc: Strategy;
+  /** Enterprise single sign-on: SAML's start and ACS (the protocol strategy with the accounts rules after it). */
+  ssoSaml: Strategy;
 }): InstanceType<typeof Passport> {
   const passport = new Passport();
   passport.use(STRATEGY.local, createLocalStrategy(deps.passwordLogin));
@@ -40,6 +45,8 @@ export function createPassport(deps: {
   passport.use(STRATEGY.oauth, new OAuthCallbackStrategy({ providers: deps.oauthProviders, oauth: deps.oauth }));
   passport.use(STRATEGY.passkey, new PasskeyStrategy(deps.passkeys));
   passport.use(STRATEGY.secondFactor, new SecondFactorStrategy(deps.secondFactor));
+  passport.use(STRATEGY.ssoOidc, deps.ssoOidc);
+  passport.use(STRATEGY.ssoSaml, deps.ssoSaml);
   return passport;
 }
 

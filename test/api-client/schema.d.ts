@@ -381,6 +381,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start single sign-on with the provider that owns the address’s domain */
+        post: operations["postAuthSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start single sign-on with one provider (302 to it) */
+        get: operations["getAuthSsoBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/{slug}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the OpenID Connect provider returns the browser; signs in or redirects to /auth/login?notice=… */
+        get: operations["getAuthSsoBySlugCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/{slug}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SAML Assertion Consumer Service (HTTP-POST): signs in, or redirects to /auth/login?notice=… */
+        post: operations["postAuthSsoBySlugAcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sessions": {
         parameters: {
             query?: never;
@@ -1314,6 +1382,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/sso/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single sign-on providers (no secrets) */
+        get: operations["getApiSsoProviders"];
+        put?: never;
+        /** Add a single sign-on provider; an OIDC issuer is discovered and checked first */
+        post: operations["postApiSsoProviders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One single sign-on provider (no secrets) */
+        get: operations["getApiSsoProvidersById"];
+        put?: never;
+        post?: never;
+        /** Remove a single sign-on provider and the identities linked through it */
+        delete: operations["deleteApiSsoProvidersById"];
+        options?: never;
+        head?: never;
+        /** Change a single sign-on provider (the slug and protocol stay) */
+        patch: operations["patchApiSsoProvidersById"];
         trace?: never;
     };
 }
@@ -3066,6 +3171,253 @@ export interface operations {
             };
             /** @description too many requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    redirect?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    redirect?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description where to send the browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectUrl: string;
+                    };
+                };
+            };
+            /** @description pages: to the provider */
+            302: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description No single sign-on for this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body neither JSON nor urlencoded */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthSsoBySlug: {
+        parameters: {
+            query?: {
+                redirect?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description to the provider */
+            302: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description no such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthSsoBySlugCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed in (or the second step), or refused */
+            302: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthSsoBySlugAcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    SAMLResponse: string;
+                    RelayState?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    SAMLResponse: string;
+                    RelayState?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in (or the second step), or refused */
+            302: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body neither JSON nor urlencoded */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7496,7 +7848,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth.consent_granted" | "oauth.consent_revoked" | "oauth.token_reuse_detected" | "users.imported" | "users.exported";
+                action?: "auth.login" | "auth.login_failed" | "auth.logout" | "auth.register" | "auth.refresh" | "auth.password_reset_requested" | "auth.password_reset" | "auth.password_changed" | "auth.otp_verified" | "auth.magic_link_used" | "oauth.login" | "oauth.linked" | "oauth.unlinked" | "user.created" | "user.updated" | "user.deleted" | "settings.updated" | "plugin.updated" | "session.revoked" | "session.reuse_detected" | "auth.passkey_login" | "passkey.added" | "passkey.removed" | "auth.2fa_verified" | "auth.step_up" | "user.2fa_enabled" | "user.2fa_disabled" | "user.2fa_reset" | "user.recovery_codes_regenerated" | "user.email_verified" | "user.unverified_password_cleared" | "user.email_change_requested" | "user.email_changed" | "user.account_deleted" | "user.account_exported" | "api_key.created" | "api_key.revoked" | "signing_key.rotated" | "oauth_client.created" | "oauth_client.updated" | "oauth_client.deleted" | "oauth.consent_granted" | "oauth.consent_revoked" | "oauth.token_reuse_detected" | "users.imported" | "users.exported" | "sso.sign_in" | "sso.account_linked" | "sso.refused" | "sso_provider.created" | "sso_provider.updated" | "sso_provider.deleted";
                 userId?: string;
                 since?: string;
                 until?: string;
@@ -8676,6 +9028,554 @@ export interface operations {
             };
             /** @description Application not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiSsoProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            protocol: "oidc" | "saml";
+                            domains: string[];
+                            enforce: boolean;
+                            autoCreate: boolean;
+                            /** @enum {string} */
+                            defaultRole: "admin" | "editor" | "author" | "viewer";
+                            oidc: {
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                /** @description the secret itself is never shown */
+                                clientSecretSet: boolean;
+                                redirectUri: string;
+                            } | null;
+                            saml: {
+                                entryPoint: string;
+                                idpEntityId: string;
+                                /** @description SHA-256 of the IdP certificate (the certificate itself is not shown) */
+                                certificateFingerprint: string;
+                                entityId: string;
+                                acs: string;
+                                metadataUrl: string;
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description a NUL character in the URL or the body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, or Recent sign-in required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiSsoProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug: string;
+                    /** @enum {string} */
+                    protocol: "oidc" | "saml";
+                    name: string;
+                    domains: string[];
+                    enforce?: boolean;
+                    autoCreate?: boolean;
+                    /** @enum {string} */
+                    defaultRole?: "admin" | "editor" | "author" | "viewer";
+                    oidc?: {
+                        /** Format: uri */
+                        issuer: string;
+                        clientId: string;
+                        clientSecret: string;
+                        scopes?: string[];
+                    };
+                    saml?: {
+                        metadataXml: string;
+                    } | {
+                        /** Format: uri */
+                        entryPoint: string;
+                        idpEntityId: string;
+                        certificate: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the provider */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            protocol: "oidc" | "saml";
+                            domains: string[];
+                            enforce: boolean;
+                            autoCreate: boolean;
+                            /** @enum {string} */
+                            defaultRole: "admin" | "editor" | "author" | "viewer";
+                            oidc: {
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                /** @description the secret itself is never shown */
+                                clientSecretSet: boolean;
+                                redirectUri: string;
+                            } | null;
+                            saml: {
+                                entryPoint: string;
+                                idpEntityId: string;
+                                /** @description SHA-256 of the IdP certificate (the certificate itself is not shown) */
+                                certificateFingerprint: string;
+                                entityId: string;
+                                acs: string;
+                                metadataUrl: string;
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description the issuer could not be discovered or the SAML settings are unusable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, or Recent sign-in required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the slug or a domain is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiSsoProvidersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            protocol: "oidc" | "saml";
+                            domains: string[];
+                            enforce: boolean;
+                            autoCreate: boolean;
+                            /** @enum {string} */
+                            defaultRole: "admin" | "editor" | "author" | "viewer";
+                            oidc: {
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                /** @description the secret itself is never shown */
+                                clientSecretSet: boolean;
+                                redirectUri: string;
+                            } | null;
+                            saml: {
+                                entryPoint: string;
+                                idpEntityId: string;
+                                /** @description SHA-256 of the IdP certificate (the certificate itself is not shown) */
+                                certificateFingerprint: string;
+                                entityId: string;
+                                acs: string;
+                                metadataUrl: string;
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, or Recent sign-in required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiSsoProvidersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation failed: `{ error, errors: { field: message } }` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, or Recent sign-in required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error (500), or Service unavailable (503, with Retry-After) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiSsoProvidersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    domains?: string[];
+                    enforce?: boolean;
+                    autoCreate?: boolean;
+                    /** @enum {string} */
+                    defaultRole?: "admin" | "editor" | "author" | "viewer";
+                    oidc?: {
+                        /** Format: uri */
+                        issuer: string;
+                        clientId: string;
+                        clientSecret?: string;
+                        scopes?: string[];
+                    };
+                    saml?: {
+                        metadataXml: string;
+                    } | {
+                        /** Format: uri */
+                        entryPoint: string;
+                        idpEntityId: string;
+                        certificate: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            protocol: "oidc" | "saml";
+                            domains: string[];
+                            enforce: boolean;
+                            autoCreate: boolean;
+                            /** @enum {string} */
+                            defaultRole: "admin" | "editor" | "author" | "viewer";
+                            oidc: {
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                /** @description the secret itself is never shown */
+                                clientSecretSet: boolean;
+                                redirectUri: string;
+                            } | null;
+                            saml: {
+                                entryPoint: string;
+                                idpEntityId: string;
+                                /** @description SHA-256 of the IdP certificate (the certificate itself is not shown) */
+                                certificateFingerprint: string;
+                                entityId: string;
+                                acs: string;
+                                metadataUrl: string;
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description the issuer could not be discovered or the SAML settings are unusable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Insufficient permissions, or Recent sign-in required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a domain is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description body larger than 100 kB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

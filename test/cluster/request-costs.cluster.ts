@@ -288,8 +288,9 @@ for (const topology of ['one Redis server', 'a Redis Cluster'] as const) {
       // commands (the per-address limit's script; reserve, then judge: the account's attempt taken by one script
       // before the hash, and cleared by a SET and a DEL after a right password).
       const login = rows['POST /auth/login'];
-      // The session row, the activity row and its hourly rollup (one upsert: the dashboard reads no activity rows).
-      assert.equal(verbs(login.sql), 'SELECT INSERT INSERT INSERT', login.sql.join(' | '));
+      // The address's domain in sso_domains (CONTRACT 15: an enforced domain refuses passwords; one primary-key read),
+      // the user, then the session row, the activity row and its hourly rollup (one upsert: the dashboard reads no activity rows).
+      assert.equal(verbs(login.sql), 'SELECT SELECT INSERT INSERT INSERT', login.sql.join(' | '));
       assert.ok(total(login) <= (topology === 'one Redis server' ? 13 : 14), JSON.stringify(login.redis));
       // The superseded token's reuse window is written where absent (never moved), and the activity row's hourly
       // rollup is upserted beside it: two statements more than before issue 44 and the dashboard.

@@ -35,6 +35,8 @@ const EXPECTED_TABLES = [
   'sessions',
   'settings',
   'signing_keys',
+  'sso_domains',
+  'sso_providers',
   'two_factor',
   'user_profiles',
   'user_search_grams',

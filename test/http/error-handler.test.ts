@@ -20,7 +20,8 @@ async function postEncoded(path: string, encoding: string, body: Buffer): Promis
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding, Accept: 'application/json' },
-      body,
+      // A Uint8Array view: @xmldom/xmldom (SAML) brings the DOM lib's fetch types in, whose BodyInit has no Buffer.
+      body: new Uint8Array(body),
     });
     return { status: res.status, body: await res.json() };
   } finally {

@@ -176,6 +176,9 @@ const TABLES_CHILD_FIRST = [
   'users',
   'settings',
   'plugins',
+  // A provider changes sign-in for its domains (enforcement) and the sign-in page: "no users yet" means none either.
+  'sso_domains',
+  'sso_providers',
 ];
 
 /** Empties every table and the store: for tests that need "no users yet" (first admin and the like). */

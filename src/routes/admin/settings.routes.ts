@@ -7,8 +7,10 @@ import { requireRecentSignIn } from '../../middleware/step-up';
 import { SETTINGS_PAGE } from '../settings.routes';
 import { createApplicationsPage } from '../../controllers/admin/applications.controller';
 import { APPLICATIONS_PAGE } from '../oauth-clients.routes';
+import { createSsoSettingsPage } from '../../controllers/admin/sso-settings.controller';
+import { SSO_SETTINGS_PAGE } from '../sso.routes';
 
-/** `/admin/settings/*`: the security settings page and the OpenID Provider's applications, behind `manage:settings` (CONTRACT 6); its changes are step-up actions (CONTRACT 9). */
+/** `/admin/settings/*`: the security settings page, the OpenID Provider's applications and the single sign-on providers, behind `manage:settings` (CONTRACT 6); their changes are step-up actions (CONTRACT 9). */
 export function settingsPageRoutes(container: Container): Router {
   const { page } = container.adminPages;
   const security = createSecuritySettingsPage(container);
@@ -28,5 +30,14 @@ export function settingsPageRoutes(container: Container): Router {
   router.post('/settings/applications/:id', ...page('manage:settings'), recentForApps, applications.save);
   router.post('/settings/applications/:id/delete', ...page('manage:settings'), recentForApps, applications.remove);
   router.post('/settings/applications/:id/secret', ...page('manage:settings'), recentForApps, applications.rotateSecret);
+
+  // CONTRACT 15: single sign-on providers; changes are step-up actions like the API's.
+  const sso = createSsoSettingsPage(container);
+  const recentSso = requireRecentSignIn({ returnTo: SSO_SETTINGS_PAGE });
+  router.get('/settings/sso', ...page('manage:settings'), sso.list);
+  router.post('/settings/sso', ...page('manage:settings'), recentSso, formPost(sso.add, sso.redrawAdd));
+  router.get('/settings/sso/:id', ...page('manage:settings'), sso.edit);
+  router.post('/settings/sso/:id', ...page('manage:settings'), recentSso, formPost(sso.save, sso.redrawEdit));
+  router.post('/settings/sso/:id/delete', ...page('manage:settings'), recentSso, sso.remove);
   return router;
 }

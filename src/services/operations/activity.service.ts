@@ -59,6 +59,13 @@ export const ACTIVITY_ACTIONS = [
   // CONTRACT 17: moving users in and out (one row per import or export, with its counts).
   'users.imported',
   'users.exported',
+  // CONTRACT 15: enterprise single sign-on.
+  'sso.sign_in',
+  'sso.account_linked',
+  'sso.refused',
+  'sso_provider.created',
+  'sso_provider.updated',
+  'sso_provider.deleted',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
