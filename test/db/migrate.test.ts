@@ -37,8 +37,10 @@ const EXPECTED_TABLES = [
   'signing_keys',
   'two_factor',
   'user_profiles',
+  'user_role_counts',
   'user_search_grams',
   'user_search_positions',
+  'user_signups',
   'users',
 ];
 
