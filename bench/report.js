@@ -89,6 +89,8 @@ function report(r) {
   for (const [db, i] of Object.entries(r.import ?? {})) {
     notes.push(`import ${db}: ${i.users} users (bcrypt hashes) in ${i.seconds.toFixed(1)} s, ${i.perSecond.toFixed(0)}/s; RSS ${i.idleMiB.toFixed(0)} MiB before, peak ${i.peakMiB.toFixed(0)} MiB; a 50 MB body (${i.bigBodyUsers} padded records): peak ${i.bigBodyPeakMiB.toFixed(0)} MiB`);
   }
+  const d = r.dashboard;
+  if (d) notes.push(`dashboard (MariaDB, ${d.users} users, ${d.activityRows} activity rows): GET /admin p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms over ${d.requests} requests ${d.concurrency} at a time (budget ${d.budgetMs} ms: ${d.withinBudget ? 'met' : 'MISSED'}); one at a time p50 ${d.alone?.p50} ms, p99 ${d.alone?.p99} ms; load average ${d.loadAverage.before.map((x) => x.toFixed(1)).join(' ')}; ${d.plans.length} statements explained, scans of users or activity_logs: ${d.scans.length}`);
   return `\n${table}\n\n${notes.join('\n')}\n`;
 }
 

@@ -39,8 +39,10 @@ const EXPECTED_TABLES = [
   'sso_providers',
   'two_factor',
   'user_profiles',
+  'user_role_counts',
   'user_search_grams',
   'user_search_positions',
+  'user_signups',
   'users',
 ];
 
@@ -276,6 +278,34 @@ describe('migrations', function () {
       await sequelize.query("DELETE FROM oauth_accounts WHERE provider_account_id = 'abcdef'");
       await migrator.down({ to: EXACT_PROVIDER_IDS });
       assert.equal(await providerAccountsSchema(sequelize), schemaBefore, 'down restores the table exactly');
+    } finally {
+      await sequelize.close();
+    }
+  });
+
+  it('when the user-count migration runs on existing users, then it counts them, its triggers keep counting, and down removes both', async () => {
+    const USER_COUNTS = '20261128003000-create-user-counts.js';
+    const sequelize = createSequelize(db.url, pino({ level: 'silent' }));
+    try {
+      const migrator = createMigrator(sequelize);
+      const names = (await migrator.pending()).map((migration) => migration.name);
+      await migrator.up({ to: names[names.indexOf(USER_COUNTS) - 1] });
+      const [[{ n: present }]] = (await sequelize.query('SELECT COUNT(*) AS n FROM users')) as [Array<{ n: number | string }>, unknown];
+      await insertUser(sequelize, 'counted-before@example.test');
+      await migrator.up({ to: USER_COUNTS });
+      const viewers = async () =>
+        Number((await sequelize.query<{ total: number | string }>("SELECT total FROM user_role_counts WHERE role = 'viewer'", { type: QueryTypes.SELECT }))[0]?.total ?? 0);
+      const signedUp = async () => Number((await sequelize.query<{ n: number | string }>('SELECT SUM(total) AS n FROM user_signups', { type: QueryTypes.SELECT }))[0].n);
+      assert.equal(await viewers(), Number(present) + 1, 'backfilled');
+      assert.equal(await signedUp(), Number(present) + 1, 'backfilled by hour');
+      await insertUser(sequelize, 'counted-after@example.test');
+      assert.equal(await viewers(), Number(present) + 2, 'kept by the insert trigger');
+      await sequelize.query("DELETE FROM users WHERE email = 'counted-after@example.test'");
+      assert.equal(await signedUp(), Number(present) + 1, 'kept by the delete trigger');
+      await migrator.down({ to: USER_COUNTS });
+      await insertUser(sequelize, 'counted-later@example.test');
+      const left = await tables(db.url);
+      assert.ok(!left.includes('user_role_counts') && !left.includes('user_signups'));
     } finally {
       await sequelize.close();
     }

@@ -1,7 +1,6 @@
 import { Op, QueryTypes, type Sequelize } from 'sequelize';
 import { ROLES, type Models, type Role } from '../../models';
 import { readsMayLag } from '../../db/read-replicas';
-import { sqlDate } from '../../db/sql-date';
 import { HOUR_MS, type ActivityRollup, type RollupRow } from './activity-rollup';
 
 const DAY_MS = 24 * HOUR_MS;
@@ -116,20 +115,29 @@ function eventsOf(month: Bucket[], rows: RollupRow[]): SecurityEvent[] {
 
 /**
  * The admin dashboard's figures (CONTRACT 6). Nothing here reads the activity log: sign-ins and security
- * events come from the hourly rollup, the rest from index range scans (users by creation time and role,
- * sessions by expiry, second factors and passkeys by user).
+ * events come from the hourly rollup, users by role and new users from counts the database's triggers keep
+ * (user_role_counts, user_signups), the rest from index range scans (sessions by expiry, second factors and
+ * passkeys by user).
  */
 export function createDashboardService({ sequelize, models, rollup }: { sequelize: Sequelize; models: Models; rollup: ActivityRollup }) {
-  /** New users per bucket: one pass over the creation-time index from the first bucket on. */
+  /**
+   * New users per bucket from `user_signups` (users still present, by the hour they were created; kept by
+   * triggers on users, migration 20261128003000): at most 720 rows by a primary-key range, however many signed up.
+   */
   async function newUsersIn(groups: Bucket[][]): Promise<number[][]> {
-    const all = groups.flat();
-    const columns = all.map((_, i) => `SUM(CASE WHEN created_at >= :s${i} AND created_at < :e${i} THEN 1 ELSE 0 END) AS b${i}`);
-    const replacements: Record<string, string> = { from: sqlDate(sequelize, new Date(Math.min(...all.map((b) => b.start.getTime())))) };
-    all.forEach((b, i) => Object.assign(replacements, { [`s${i}`]: sqlDate(sequelize, b.start), [`e${i}`]: sqlDate(sequelize, b.end) }));
-    const [row] = await sequelize.query<Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM users WHERE created_at >= :from`, { replacements, type: QueryTypes.SELECT });
-    const counts = all.map((_, i) => Number(row?.[`b${i}`] ?? 0));
-    let offset = 0;
-    return groups.map((g) => counts.slice(offset, (offset += g.length)));
+    const from = Math.min(...groups.flat().map((b) => b.start.getTime()));
+    const rows = await sequelize.query<{ hour: number | string; total: number | string }>('SELECT hour, total FROM user_signups WHERE hour >= ?', {
+      replacements: [Math.floor(from / HOUR_MS)],
+      type: QueryTypes.SELECT,
+    });
+    return groups.map((buckets) => {
+      const counts = buckets.map(() => 0);
+      for (const row of rows) {
+        const i = indexOf(buckets, Number(row.hour) * HOUR_MS);
+        if (i >= 0) counts[i] += Number(row.total);
+      }
+      return counts;
+    });
   }
 
   async function perRole(sql: string): Promise<Map<string, number>> {
@@ -139,7 +147,7 @@ export function createDashboardService({ sequelize, models, rollup }: { sequeliz
 
   async function adoption(): Promise<DashboardFigures['adoption']> {
     const [users, twoFactor, passkeys] = await Promise.all([
-      perRole('SELECT role, COUNT(*) AS total FROM users GROUP BY role'),
+      perRole('SELECT role, total FROM user_role_counts'),
       perRole('SELECT u.role AS role, COUNT(*) AS total FROM two_factor t JOIN users u ON u.id = t.user_id WHERE t.enabled_at IS NOT NULL GROUP BY u.role'),
       perRole('SELECT u.role AS role, COUNT(*) AS total FROM (SELECT DISTINCT user_id FROM passkeys) p JOIN users u ON u.id = p.user_id GROUP BY u.role'),
     ]);
