@@ -36,8 +36,14 @@ import { settingsRoutes } from './routes/settings.routes';
 import { adminRoutes } from './routes/admin';
 import { oidcInteractionRoutes, oidcMount } from './routes/oidc.routes';
 import { jsonFieldText } from './profiles/profile-form';
+import type { Outbox } from './services/operations/outbox';
 
 const ROOT = path.resolve(__dirname, '..');
+
+/** The app's outbox (CONTRACT 16): server.ts starts its worker after listening and stops it on shutdown; tests drive it. */
+export function outboxOf(app: Express): Outbox {
+  return app.locals.outbox as Outbox;
+}
 
 /** Builds the Express app from opened connections; never listens (server.ts does). */
 export function createApp(deps: AppDependencies): Express {
@@ -54,6 +60,7 @@ export function createApp(deps: AppDependencies): Express {
   app.locals.jsonFieldText = jsonFieldText;
   // How recent a sign-in step-up routes demand (STEP_UP_MAX_AGE), read by requireRecentSignIn on each request.
   app.locals.stepUpMaxAgeSeconds = config.stepUpMaxAgeSeconds;
+  app.locals.outbox = container.outbox;
   app.disable('x-powered-by');
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);

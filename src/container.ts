@@ -63,6 +63,8 @@ import { ApiDocs } from './http/api-router';
 import { oncePerRequest } from './http/per-request';
 import { createProfileService } from './services/accounts/profile.service';
 import { createMetrics } from './metrics/metrics';
+import { createOutbox } from './services/operations/outbox';
+import { createWebhookService } from './services/operations/webhooks.service';
 import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
 
 /** What the app is built from: opened connections and validated configuration (see server.ts). */
@@ -89,6 +91,12 @@ export function createContainer(deps: AppDependencies) {
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
   const mailer = createMailer({ config, logger, plugins, metrics });
+  // CONTRACT 16: durable work outside the request (webhook deliveries); server.ts starts and stops its worker.
+  const outbox = createOutbox({ sequelize, models, logger, onAttempt: (kind, outcome) => metrics.outboxAttempt(kind, outcome) });
+  metrics.watchOutboxPending(outbox.pendingCounts);
+  // `events.record(type, data, { transaction })`: how any change fires an event (only when an endpoint listens).
+  const webhooks = createWebhookService({ config, sequelize, models, store, outbox, activity, mailer, logger });
+  const events = { record: webhooks.record };
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger, metrics });
   nameTheService(config.appName);
@@ -171,7 +179,7 @@ export function createContainer(deps: AppDependencies) {
   const oidc = createOidcProvider({ config, models, clients: oauthClients, page: renderProviderPage });
 
   return {
-    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
+    ...deps, metrics, activity, settings, plugins, mailer, outbox, webhooks, events, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
   };

@@ -8,6 +8,7 @@ import { defineTwoFactor, type TwoFactorModels } from './two-factor';
 import { defineKeyModels, type KeyModels } from './credential-keys';
 import { defineContentModels, type ContentModels } from './content';
 import { defineOidcModels, type OidcModels } from './oidc';
+import { defineOutboxModels, type OutboxModels } from './outbox';
 export type { Session };
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
@@ -110,7 +111,7 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
   declare createdAt: CreationOptional<Date>;
 }
 
-export interface Models extends TwoFactorModels, KeyModels, ContentModels, OidcModels {
+export interface Models extends TwoFactorModels, KeyModels, ContentModels, OidcModels, OutboxModels {
   User: typeof User;
   UserProfile: typeof UserProfile;
   OtpCode: typeof OtpCode;
@@ -311,5 +312,6 @@ export function defineModels(sequelize: Sequelize): Models {
     ...defineKeyModels(sequelize),
     Passkey: definePasskey(sequelize),
     ...defineOidcModels(sequelize),
+    ...defineOutboxModels(sequelize),
   };
 }
