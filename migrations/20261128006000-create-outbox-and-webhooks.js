@@ -29,7 +29,7 @@ module.exports = {
       // must not fail that change (a sign-in). Deleting an endpoint deletes its rows; a stray one fails alone.
       endpoint_id: { type: Sequelize.STRING(36), allowNull: true },
       event_type: { type: Sequelize.STRING(64), allowNull: false },
-      payload: { type: Sequelize.TEXT('medium'), allowNull: false },
+      payload: { type: Sequelize.TEXT, allowNull: false },
       status: { type: Sequelize.STRING(16), allowNull: false, defaultValue: 'pending' },
       attempts: { type: Sequelize.INTEGER, allowNull: false, defaultValue: 0 },
       next_attempt_at: { type: Sequelize.DATE, allowNull: false },

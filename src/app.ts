@@ -33,6 +33,7 @@ import { contentRoutes } from './routes/content.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { webhooksRoutes } from './routes/webhooks.routes';
 import { adminRoutes } from './routes/admin';
 import { oidcInteractionRoutes, oidcMount } from './routes/oidc.routes';
 import { jsonFieldText } from './profiles/profile-form';
@@ -113,6 +114,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', pluginsRoutes(container));
   app.use('/api', settingsRoutes(container));
   app.use('/api', signingKeysRoutes(container));
+  app.use('/api', webhooksRoutes(container));
   app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));

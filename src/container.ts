@@ -120,7 +120,7 @@ export function createContainer(deps: AppDependencies) {
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
-  const users = createUserService({ sequelize, models, passwords, profiles, settings });
+  const users = createUserService({ sequelize, models, passwords, profiles, settings, events });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });

@@ -80,7 +80,7 @@ export function defineOutboxModels(sequelize: Sequelize): OutboxModels {
       kind: { type: DataTypes.STRING(16), allowNull: false },
       endpointId: { type: DataTypes.STRING(36), allowNull: true },
       eventType: { type: DataTypes.STRING(64), allowNull: false },
-      payload: { type: DataTypes.TEXT('medium'), allowNull: false },
+      payload: { type: DataTypes.TEXT, allowNull: false },
       status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
       attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       nextAttemptAt: { type: DataTypes.DATE, allowNull: false },
