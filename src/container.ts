@@ -96,7 +96,7 @@ export function createContainer(deps: AppDependencies) {
   metrics.watchOutboxPending(outbox.pendingCounts);
   // `events.record(type, data, { transaction })`: how any change fires an event (only when an endpoint listens).
   const webhooks = createWebhookService({ config, sequelize, models, store, outbox, activity, mailer, logger });
-  const events = { record: webhooks.record };
+  const events = { record: webhooks.record, recordForUser: webhooks.recordForUser, listens: webhooks.listens };
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger, metrics });
   nameTheService(config.appName);
@@ -111,17 +111,17 @@ export function createContainer(deps: AppDependencies) {
   const notices = createSecurityNotices({ config, mailer, logger });
   // CONTRACT 18: the registry of an account's credential kinds and the one table of events that end them.
   const credentialSet = createCredentialSet({ sequelize, models, kinds: createCredentialKinds({ models, tokens, revocations }), notices });
-  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet });
+  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet, events });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
   const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger });
   // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
-  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger });
+  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger, events });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
   const users = createUserService({ sequelize, models, passwords, profiles, settings, events });
-  const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users });
+  const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users, events });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification, credentials: credentialSet });
@@ -155,7 +155,7 @@ export function createContainer(deps: AppDependencies) {
   for (const kind of twoFactor.secondFactorKinds()) secondFactor.register(kind);
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
-  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet });
+  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet, events });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
   // Step-up: the password, or with a second factor on, an answer judged by the same registry (one throttle).
@@ -169,7 +169,7 @@ export function createContainer(deps: AppDependencies) {
     credentials: [createApiKeyCheck(apiKeyVerifier), createTokenCheck(tokens, userSessions.touch), createSessionCheck(tokens, userSessions.touch)],
     gate: createTwoFactorGate({ twoFactor }),
   });
-  const authenticate = createAuthenticate({ passport, activity, metrics });
+  const authenticate = createAuthenticate({ passport, activity, metrics, events });
   // 'server-session' by name: a magic-link sign-in's second step runs it on the verify route.
   const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, extensions: { 'server-session': sessions.begin } });
   const adminPages = createAdminPages({ guards });

@@ -182,6 +182,11 @@ export function createWebhookService(deps: {
     return copy.endpoints.filter((endpoint) => endpoint.events.includes('*') || endpoint.events.includes(type)).map((endpoint) => endpoint.id);
   }
 
+  /** Whether some active endpoint takes `type`: a caller may skip work (a transaction, a read) the event alone needs. */
+  async function listens(type: EventType): Promise<boolean> {
+    return (await subscribers(type)).length > 0;
+  }
+
   function body(type: string, data: Record<string, unknown>): string {
     return JSON.stringify({ type, timestamp: new Date().toISOString(), data });
   }
@@ -196,6 +201,16 @@ export function createWebhookService(deps: {
     if (endpoints.length === 0) return;
     const payload = body(type, data);
     await outbox.add(endpoints.map((endpointId) => ({ kind: 'webhook' as const, eventType: type, payload, endpointId })), options.transaction);
+  }
+
+  /**
+   * `record` for an event about one user the caller knows only by id: the user is read (in the transaction)
+   * only when some endpoint listens, so the path costs nothing more otherwise.
+   */
+  async function recordForUser(type: EventType, userId: string, data: Record<string, unknown>, options: { transaction?: Transaction | null } = {}): Promise<void> {
+    if (!(await listens(type))) return;
+    const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'], transaction: options.transaction ?? undefined });
+    if (user) await record(type, { user: eventUser(user), ...data }, options);
   }
 
   async function checkUrl(value: string): Promise<void> {
@@ -360,9 +375,9 @@ export function createWebhookService(deps: {
 
   outbox.handle('webhook', deliver);
 
-  return { record, create, list, get, update, remove, rotateSecret, sendTest, deliveries, retry };
+  return { record, recordForUser, listens, create, list, get, update, remove, rotateSecret, sendTest, deliveries, retry };
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
 /** What other parts of the service call to fire an event (h50's import too). */
-export type Events = Pick<WebhookService, 'record'>;
+export type Events = Pick<WebhookService, 'record' | 'recordForUser' | 'listens'>;

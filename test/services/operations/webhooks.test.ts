@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { Webhook } from 'standardwebhooks';
 import { buildApp, ctx, uniqueEmail } from '../../support/context';
 import { createUserWithToken } from '../../support/users';
+import { makeUser, nextClientIp, PASSWORD } from '../../support/auth';
 import { outboxOf } from '../../../src/app';
 import { createOutbox } from '../../../src/services/operations/outbox';
 import { createWebhookService } from '../../../src/services/operations/webhooks.service';
@@ -54,15 +55,23 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
   }
 }
 
-const FORBIDDEN_IN_PAYLOADS = /password|hash|token|secret|whsec_|code|link/i;
+/** No field of an event may be named like a credential (CONTRACT 16: never a password, hash, token, code, link or secret). */
+const CREDENTIAL_FIELD = /password|hash|token|secret|code|link|key_?hash/i;
+
+function fieldNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(fieldNames);
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([name, inner]) => [name, ...fieldNames(inner)]);
+  return [];
+}
 
 describe('webhooks (CONTRACT 16): signed, retried, durable', function () {
   this.timeout(60_000);
-  let admin: { token: string };
+  let admin: { token: string; userId: string };
   const opened: Array<{ close(): Promise<void> }> = [];
 
   before(async () => {
-    admin = await createUserWithToken('admin');
+    const made = await createUserWithToken('admin');
+    admin = { token: made.token, userId: made.user.id };
     outboxOf(ctx().app).start();
   });
   after(async () => {
@@ -126,7 +135,7 @@ describe('webhooks (CONTRACT 16): signed, retried, durable', function () {
     assert.equal(event.type, 'user.created');
     assert.equal(event.data.user.email, email);
     assert.deepEqual(Object.keys(event.data.user).sort(), ['email', 'id', 'role', 'username']);
-    assert.doesNotMatch(body, FORBIDDEN_IN_PAYLOADS);
+    assert.deepEqual(fieldNames(event).filter((name) => CREDENTIAL_FIELD.test(name)), []);
     const log = await eventually(() => deliveriesOf(webhook.id), (page) => page.deliveries[0]?.status === 'delivered');
     assert.equal(log.deliveries[0].responseStatus, 200);
     assert.equal(log.deliveries[0].attempts, 1);
@@ -218,6 +227,42 @@ describe('webhooks (CONTRACT 16): signed, retried, durable', function () {
     assert.equal(hook.received[1].headers['webhook-id'], test.body.delivery.id);
     const missing = await request(ctx().app).post('/api/webhooks/deliveries/msg_00000000000000000000000000000000/retry').set('Authorization', `Bearer ${admin.token}`);
     assert.equal(missing.status, 404);
+  });
+
+  it('when users sign in, fail, make and revoke API keys, are changed and deleted, then each event arrives signed and carries no credential', async () => {
+    const hook = await receiver([200]);
+    opened.push(hook);
+    const { webhook, secret } = await endpoint(hook.url, ['*']);
+    const user = await makeUser({ role: 'editor' });
+    const ip = nextClientIp();
+    const login = await request(ctx().app).post('/auth/login').set('X-Forwarded-For', ip).send({ email: user.email, password: PASSWORD });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    const token = login.body.token as string;
+    const wrong = await request(ctx().app).post('/auth/login').send({ email: user.email, password: 'not the password 1' });
+    assert.equal(wrong.status, 401);
+    const key = await request(ctx().app).post('/auth/api-keys').set('Authorization', `Bearer ${token}`).send({ name: 'job' });
+    assert.equal(key.status, 201, JSON.stringify(key.body));
+    await request(ctx().app).delete(`/auth/api-keys/${key.body.apiKey.id}`).set('Authorization', `Bearer ${token}`).expect(204);
+    await request(ctx().app).patch(`/api/users/${user.id}`).set('Authorization', `Bearer ${admin.token}`).send({ role: 'author' }).expect(200);
+    await request(ctx().app).delete(`/api/users/${user.id}`).set('Authorization', `Bearer ${admin.token}`).expect(204);
+
+    const expected = ['session.created', 'sign_in.failed', 'api_key.created', 'api_key.revoked', 'user.updated', 'user.deleted'];
+    const page = await eventually(() => deliveriesOf(webhook.id), (list) => list.deliveries.filter((d) => d.status === 'delivered').length >= expected.length);
+    const events = hook.received.map(({ headers, body }) => new Webhook(secret).verify(body, headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    const mine = events.filter((event) => JSON.stringify(event.data).includes(user.id));
+    assert.deepEqual(mine.map((event) => event.type).sort(), [...expected].sort(), JSON.stringify(page));
+    const stored = await ctx().models.User.findOne({ where: { id: admin.userId } });
+    for (const { body } of hook.received) {
+      assert.ok(!body.includes(PASSWORD) && !body.includes(token) && !body.includes(key.body.key) && !body.includes(secret.slice(6)));
+      if (stored?.passwordHash) assert.ok(!body.includes(stored.passwordHash));
+    }
+    for (const event of mine) assert.deepEqual(fieldNames(event).filter((name) => CREDENTIAL_FIELD.test(name)), [], event.type);
+    const created = mine.find((event) => event.type === 'session.created') as unknown as { data: { session: { method: string } } };
+    assert.equal(created.data.session.method, 'password');
+    const updated = mine.find((event) => event.type === 'user.updated') as unknown as { data: { actor: { id: string }; user: { role: string } } };
+    assert.equal(updated.data.user.role, 'author');
+    assert.equal(updated.data.actor.id, admin.userId);
+    await request(ctx().app).delete(`/api/webhooks/${webhook.id}`).set('Authorization', `Bearer ${admin.token}`).expect(204);
   });
 
   it('when the change rolls back, then no event is recorded; when it commits, one is', async () => {
