@@ -114,7 +114,7 @@ export function createContainer(deps: AppDependencies) {
   const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet, events });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
-  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger });
+  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger, events });
   // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
   const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger, events });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
@@ -128,9 +128,9 @@ export function createContainer(deps: AppDependencies) {
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle });
-  const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
+  const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity, events });
   // CONTRACT 9: TOTP and recovery codes.
-  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle });
+  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle, events });
   const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger, mailsPerEmail: createEmailQuota({ store, logger, name: 'email-change-email' }) });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
