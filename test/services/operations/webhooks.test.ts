@@ -265,6 +265,28 @@ describe('webhooks (CONTRACT 16): signed, retried, durable', function () {
     await request(ctx().app).delete(`/api/webhooks/${webhook.id}`).set('Authorization', `Bearer ${admin.token}`).expect(204);
   });
 
+  it('when deliveries succeed, fail and wait, then /metrics counts attempts by outcome and shows the pending count', async () => {
+    const main = outboxOf(ctx().app);
+    await main.stop();
+    const metricsApp = buildApp({ env: { METRICS_TOKEN: 'metrics-token-for-webhooks' } });
+    const scrape = async () => (await request(metricsApp).get('/metrics').set('Authorization', 'Bearer metrics-token-for-webhooks')).text;
+    try {
+      const hook = await receiver([500]);
+      opened.push(hook);
+      const { webhook } = await endpoint(hook.url, ['*'], metricsApp);
+      await request(metricsApp).post(`/api/webhooks/${webhook.id}/test`).set('Authorization', `Bearer ${admin.token}`).expect(202);
+      assert.match(await scrape(), /outbox_pending\{kind="webhook"\} [1-9]/);
+      outboxOf(metricsApp).start();
+      await hook.until(1);
+      const text = await eventually(scrape, (body) => /outbox_attempts_total\{kind="webhook",outcome="retry"\} 1/.test(body));
+      assert.match(text, /outbox_attempts_total\{kind="webhook",outcome="retry"\} 1/);
+      await request(metricsApp).delete(`/api/webhooks/${webhook.id}`).set('Authorization', `Bearer ${admin.token}`).expect(204);
+    } finally {
+      await outboxOf(metricsApp).stop();
+      main.start();
+    }
+  });
+
   it('when the change rolls back, then no event is recorded; when it commits, one is', async () => {
     const { config, sequelize, models, store, logger } = ctx();
     const hook = await receiver([200]);
