@@ -170,11 +170,15 @@ export function createWebhookService(deps: {
     }
   }
 
-  /** The active endpoints subscribed to `type`, from this process's copy while its version is current. */
-  async function subscribers(type: string): Promise<string[]> {
+  /**
+   * The active endpoints subscribed to `type`, from this process's copy while its version is current. Read in
+   * the caller's transaction when there is one: on SQLite a read on another connection could queue behind a
+   * write that waits for this very transaction.
+   */
+  async function subscribers(type: string, transaction?: Transaction | null): Promise<string[]> {
     const version = await currentVersion();
     if (version === null || !copy || copy.version !== version || Date.now() - copy.readAt >= COPY_MAX_AGE_MS) {
-      const rows = await models.WebhookEndpoint.findAll({ attributes: ['id', 'events'], where: { active: true } });
+      const rows = await models.WebhookEndpoint.findAll({ attributes: ['id', 'events'], where: { active: true }, transaction: transaction ?? undefined });
       const endpoints = rows.map((row) => ({ id: row.id, events: row.events }));
       copy = version === null ? undefined : { version, readAt: Date.now(), endpoints };
       return endpoints.filter((endpoint) => endpoint.events.includes('*') || endpoint.events.includes(type)).map((endpoint) => endpoint.id);
@@ -183,8 +187,8 @@ export function createWebhookService(deps: {
   }
 
   /** Whether some active endpoint takes `type`: a caller may skip work (a transaction, a read) the event alone needs. */
-  async function listens(type: EventType): Promise<boolean> {
-    return (await subscribers(type)).length > 0;
+  async function listens(type: EventType, transaction?: Transaction | null): Promise<boolean> {
+    return (await subscribers(type, transaction)).length > 0;
   }
 
   function body(type: string, data: Record<string, unknown>): string {
@@ -197,7 +201,7 @@ export function createWebhookService(deps: {
    * a password, hash, token, code, link or secret.
    */
   async function record(type: EventType, data: Record<string, unknown>, options: { transaction?: Transaction | null } = {}): Promise<void> {
-    const endpoints = await subscribers(type);
+    const endpoints = await subscribers(type, options.transaction);
     if (endpoints.length === 0) return;
     const payload = body(type, data);
     await outbox.add(endpoints.map((endpointId) => ({ kind: 'webhook' as const, eventType: type, payload, endpointId })), options.transaction);
@@ -208,7 +212,7 @@ export function createWebhookService(deps: {
    * only when some endpoint listens, so the path costs nothing more otherwise.
    */
   async function recordForUser(type: EventType, userId: string, data: Record<string, unknown>, options: { transaction?: Transaction | null } = {}): Promise<void> {
-    if (!(await listens(type))) return;
+    if (!(await listens(type, options.transaction))) return;
     const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'], transaction: options.transaction ?? undefined });
     if (user) await record(type, { user: eventUser(user), ...data }, options);
   }
