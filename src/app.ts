@@ -35,12 +35,19 @@ import { contentRoutes } from './routes/content.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { pluginsRoutes } from './routes/plugins.routes';
 import { settingsRoutes } from './routes/settings.routes';
+import { webhooksRoutes } from './routes/webhooks.routes';
 import { adminRoutes } from './routes/admin';
 import { oidcInteractionRoutes, oidcMount } from './routes/oidc.routes';
 import { ssoProvidersRoutes, ssoRoutes } from './routes/sso.routes';
 import { jsonFieldText } from './profiles/profile-form';
+import type { Outbox } from './services/operations/outbox';
 
 const ROOT = path.resolve(__dirname, '..');
+
+/** The app's outbox (CONTRACT 16): server.ts starts its worker after listening and stops it on shutdown; tests drive it. */
+export function outboxOf(app: Express): Outbox {
+  return app.locals.outbox as Outbox;
+}
 
 /** Builds the Express app from opened connections; never listens (server.ts does). */
 export function createApp(deps: AppDependencies): Express {
@@ -57,6 +64,7 @@ export function createApp(deps: AppDependencies): Express {
   app.locals.jsonFieldText = jsonFieldText;
   // How recent a sign-in step-up routes demand (STEP_UP_MAX_AGE), read by requireRecentSignIn on each request.
   app.locals.stepUpMaxAgeSeconds = config.stepUpMaxAgeSeconds;
+  app.locals.outbox = container.outbox;
   app.disable('x-powered-by');
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);
@@ -115,6 +123,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', signingKeysRoutes(container));
   app.use('/api', oauthClientsRoutes(container));
   app.use('/api', ssoProvidersRoutes(container));
+  app.use('/api', webhooksRoutes(container));
   app.use('/admin', adminRoutes(container));
   // Documentation last among routes: every API router has registered its endpoints by then.
   app.use(docsRoutes(container.docs));

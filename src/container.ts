@@ -70,6 +70,8 @@ import { ApiDocs } from './http/api-router';
 import { oncePerRequest } from './http/per-request';
 import { createProfileService } from './services/accounts/profile.service';
 import { createMetrics } from './metrics/metrics';
+import { createOutbox } from './services/operations/outbox';
+import { createWebhookService } from './services/operations/webhooks.service';
 import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
 import { createUserImport } from './services/user-transfer/user-import';
 import { createUserExport } from './services/user-transfer/user-export';
@@ -101,6 +103,12 @@ export function createContainer(deps: AppDependencies) {
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
   const mailer = createMailer({ config, logger, plugins, metrics });
+  // CONTRACT 16: durable work outside the request (webhook deliveries); server.ts starts and stops its worker.
+  const outbox = createOutbox({ sequelize, models, logger, onAttempt: (kind, outcome) => metrics.outboxAttempt(kind, outcome) });
+  metrics.watchOutboxPending(outbox.pendingCounts);
+  // `events.record(type, data, { transaction })`: how any change fires an event (only when an endpoint listens).
+  const webhooks = createWebhookService({ config, sequelize, models, store, outbox, activity, mailer, logger });
+  const events = { record: webhooks.record, recordForUser: webhooks.recordForUser, listens: webhooks.listens };
   const docs = new ApiDocs({ title: 'Auth service API', version: '1.0.0', baseUrl: config.baseUrl });
   const limits = createRateLimits({ store, logger, metrics });
   nameTheService(config.appName);
@@ -115,19 +123,19 @@ export function createContainer(deps: AppDependencies) {
   const notices = createSecurityNotices({ config, mailer, logger });
   // CONTRACT 18: the registry of an account's credential kinds and the one table of events that end them.
   const credentialSet = createCredentialSet({ sequelize, models, kinds: createCredentialKinds({ models, tokens, revocations }), notices });
-  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet });
+  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet, events });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
-  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger });
+  const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger, events });
   // One row per sign-in (CONTRACT 8); named apart from `sessions`, the magic link's server sessions.
-  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger });
+  const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger, events });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
   const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
-  const users = createUserService({ sequelize, models, passwords, profiles, settings });
-  const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users });
+  const users = createUserService({ sequelize, models, passwords, profiles, settings, events });
+  const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users, events });
   // CONTRACT 17: import and export; the records are checked with the schema layer's rules, handed down here.
-  const userImport = createUserImport({ sequelize, models, passwords, users, profiles, credentials: credentialSet, tokens, activity, checkRecord: checkImportRecord, logger });
+  const userImport = createUserImport({ sequelize, models, passwords, users, profiles, credentials: credentialSet, tokens, activity, events, checkRecord: checkImportRecord, logger });
   const userExport = createUserExport({ models, activity });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
@@ -135,9 +143,9 @@ export function createContainer(deps: AppDependencies) {
   const accountThrottle = createAccountThrottle({ store, logger });
   // Every password check goes through the throttle: sign-in and the profile's current password alike.
   const checkPassword = createPasswordCheck({ passwords, throttle: accountThrottle, deviceThrottle: createAccountThrottle({ store, logger, name: 'device-throttle' }) });
-  const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity });
+  const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity, events });
   // CONTRACT 9: TOTP and recovery codes.
-  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle });
+  const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle, events });
   const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger, mailsPerEmail: createEmailQuota({ store, logger, name: 'email-change-email' }) });
   const passwordReset = createPasswordResetService({
     config, sequelize, models, activity, mailer, logger,
@@ -176,7 +184,7 @@ export function createContainer(deps: AppDependencies) {
     },
   });
   const ssoSaml = new SsoSamlSignInStrategy({ saml: samlProtocol, providers: ssoProviders, accounts: ssoAccounts });
-  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet });
+  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet, events });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
   // Step-up: the password, or with a second factor on, an answer judged by the same registry (one throttle).
@@ -191,7 +199,7 @@ export function createContainer(deps: AppDependencies) {
     credentials: [createApiKeyCheck(apiKeyVerifier), createTokenCheck(tokens, userSessions.touch), createSessionCheck(tokens, userSessions.touch)],
     gate: createTwoFactorGate({ twoFactor }),
   });
-  const authenticate = createAuthenticate({ passport, activity, metrics });
+  const authenticate = createAuthenticate({ passport, activity, metrics, events });
   // 'server-session' by name: a magic-link sign-in's second step runs it on the verify route.
   const issueSession = createSessionStep({ tokens, userSessions, cookies, activity, profiles, metrics, secondFactor, devices, extensions: { 'server-session': sessions.begin } });
   const adminPages = createAdminPages({ guards });
@@ -208,7 +216,7 @@ export function createContainer(deps: AppDependencies) {
   });
 
   return {
-    ...deps, metrics, activity, settings, plugins, mailer, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
+    ...deps, metrics, activity, settings, plugins, mailer, outbox, webhooks, events, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
     ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement,

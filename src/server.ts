@@ -6,7 +6,7 @@ import { createSequelize } from './db/sequelize';
 import { migrate } from './db/migrate';
 import { defineModels } from './models';
 import { createStore } from './store';
-import { createApp } from './app';
+import { createApp, outboxOf } from './app';
 import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
   });
   let draining = false;
   const app = createApp({ config, logger, sequelize, models, store, profileDefinition, isDraining: () => draining });
+  const outbox = outboxOf(app);
   const retention = createRetention({ rules: retentionRules(models, config), store, logger });
 
   const server = createHttpServer(app);
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
     closeResources: async () => {
       // A run in progress ends its batch first: its DELETE needs the database and its lock the store.
       await retention.stop();
+      // Its round in progress records its outcomes first; what it had not claimed waits in the outbox for any instance.
+      await outbox.stop();
       await Promise.all([store.close(), sequelize.close()]);
     },
   });
@@ -99,6 +102,7 @@ async function main(): Promise<void> {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
   retention.start();
+  outbox.start();
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -65,6 +65,8 @@ const envSchema = z.object({
   JWT_ISSUER: optionalString.pipe(z.string().max(255).optional()),
   JWT_AUDIENCE: optionalString.pipe(z.string().max(255).optional()),
   // Requests per minute one API key may make (CONTRACT 11), on every instance together.
+  // How long a webhook receiver has to answer (CONTRACT 16: 10 s); lowered only by tests of the cut.
+  WEBHOOK_TIMEOUT_MS: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of milliseconds from 100 to 10000' }).int().min(100).max(10_000).default(10_000)),
   API_KEY_RATE_LIMIT: z.preprocess(blankAsUnset, z.coerce.number({ message: 'must be a whole number of requests per minute' }).int().min(1).max(1_000_000).default(600)),
   EXTERNAL_AUTH_SECRET: optionalString.refine(
     (v) => v === undefined || v.length >= MIN_EXTERNAL_AUTH_SECRET_LENGTH,
@@ -169,6 +171,8 @@ export interface Config {
   jwtAudience: string | undefined;
   /** Requests per minute per API key. */
   apiKeyRateLimit: number;
+  /** WEBHOOK_TIMEOUT_MS: a receiver's answer must arrive within it (default and most 10 s). */
+  webhookTimeoutMs: number;
   /** Warnings found while loading, logged once the logger exists. */
   warnings: string[];
 }
@@ -225,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtIssuer: e.JWT_ISSUER ?? (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     jwtAudience: e.JWT_AUDIENCE,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     warnings,
   };
 }

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StoreFailures } from '../store/key-value-store';
 
 /** How a sign-in ended: signed in, refused (wrong credentials, spent code), or refused by the account throttle. */
@@ -86,6 +86,24 @@ export function createMetrics(options: MetricsOptions = {}) {
     labelNames: ['outcome'] as const,
     registers,
   });
+  const outboxAttempts = new Counter({
+    name: 'outbox_attempts_total',
+    help: 'Outbox delivery attempts (webhooks, mail) by kind and outcome: delivered, retry (will be tried again), failed (given up)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  });
+  // Set by the outbox once it exists: the count is read from the database at each scrape, not kept here.
+  let countPending: (() => Promise<Array<{ kind: string; count: number }>>) | undefined;
+  new Gauge({
+    name: 'outbox_pending',
+    help: 'Outbox entries waiting for delivery (first attempt or a retry), by kind',
+    labelNames: ['kind'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const { kind, count } of (await countPending?.()) ?? []) this.set({ kind }, count);
+    },
+  });
   const sessions = {
     created: new Counter({ name: 'sessions_created_total', help: 'Sign-ins that issued a session (every method, registration included)', registers }),
     revoked: new Counter({ name: 'sessions_revoked_total', help: 'Sessions ended by a sign-out: one per logout, one per logout-all', registers }),
@@ -110,6 +128,14 @@ export function createMetrics(options: MetricsOptions = {}) {
     },
     mail(outcome: MailOutcome): void {
       mail.inc({ outcome });
+    },
+    /** One attempt of an outbox entry; `failed` when it was the last. */
+    outboxAttempt(kind: string, outcome: 'delivered' | 'retry' | 'failed'): void {
+      outboxAttempts.inc({ kind, outcome });
+    },
+    /** Where the outbox_pending gauge reads its figures at a scrape. */
+    watchOutboxPending(count: () => Promise<Array<{ kind: string; count: number }>>): void {
+      countPending = count;
     },
     /** `sessions.created.inc()`, `sessions.revoked.inc()`: whatever creates or ends a session counts it. */
     sessions,

@@ -9,6 +9,7 @@ import { defineKeyModels, type KeyModels } from './credential-keys';
 import { defineContentModels, type ContentModels } from './content';
 import { defineOidcModels, type OidcModels } from './oidc';
 import { defineSsoModels, type SsoModels } from './sso';
+import { defineOutboxModels, type OutboxModels } from './outbox';
 export type { Session };
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
@@ -111,7 +112,7 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
   declare createdAt: CreationOptional<Date>;
 }
 
-export interface Models extends TwoFactorModels, KeyModels, ContentModels, OidcModels, SsoModels {
+export interface Models extends TwoFactorModels, KeyModels, ContentModels, OidcModels, SsoModels, OutboxModels {
   User: typeof User;
   UserProfile: typeof UserProfile;
   OtpCode: typeof OtpCode;
@@ -313,5 +314,6 @@ export function defineModels(sequelize: Sequelize): Models {
     Passkey: definePasskey(sequelize),
     ...defineOidcModels(sequelize),
     ...defineSsoModels(sequelize),
+    ...defineOutboxModels(sequelize),
   };
 }

@@ -6,6 +6,7 @@ import { continueTo } from '../http/pages';
 import type { ActivityService } from '../services/operations/activity.service';
 import { signInRefused, type SignInFailure, type SignInInfo } from './sign-in-result';
 import type { Metrics } from '../metrics/metrics';
+import type { Events } from '../services/operations/webhooks.service';
 
 /**
  * `authenticate('<strategy>')` for sign-in route lines: runs the strategy without a server session; on
@@ -13,8 +14,8 @@ import type { Metrics } from '../metrics/metrics';
  * row and answers its message with its status (401 unless the strategy says otherwise), or redirects
  * where the failure names a page (flows a browser reaches by redirect, such as an OAuth callback).
  */
-export function createAuthenticate(deps: { passport: AuthPassport; activity: ActivityService; metrics?: Pick<Metrics, 'signIn'> }) {
-  const { passport, activity, metrics } = deps;
+export function createAuthenticate(deps: { passport: AuthPassport; activity: ActivityService; metrics?: Pick<Metrics, 'signIn'>; events: Pick<Events, 'record' | 'recordForUser'> }) {
+  const { passport, activity, metrics, events } = deps;
 
   return function authenticate(strategy: string): RequestHandler {
     return (req, res, next) => {
@@ -35,7 +36,11 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
         // the strategy's own (password, otp, magic_link, a provider the route's schema accepted): a fixed set.
         const method = failure.audit.details?.method;
         metrics?.signIn(typeof method === 'string' ? method : strategy, (failure.status ?? status) === 429 ? 'throttled' : 'failure');
-        activity.record(failure.audit, requestContext(req)).then(refuse, next);
+        // CONTRACT 16: sign_in.failed, with the account when the refusal names one (written only when an endpoint listens).
+        const { userId, email, details } = failure.audit;
+        const facts = { method: details?.method ?? strategy, reason: details?.reason ?? null };
+        const event = userId ? events.recordForUser('sign_in.failed', userId, facts) : events.record('sign_in.failed', { email, ...facts });
+        Promise.all([activity.record(failure.audit, requestContext(req)), event]).then(refuse, next);
       };
       passport.authenticate(strategy, { session: false, failWithError: false }, done)(req, res, next);
     };

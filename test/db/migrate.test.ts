@@ -27,6 +27,7 @@ const EXPECTED_TABLES = [
   'oidc_grants',
   'oidc_payloads',
   'otp_codes',
+  'outbox',
   'passkeys',
   'password_reset_tokens',
   'plugins',
@@ -44,6 +45,7 @@ const EXPECTED_TABLES = [
   'user_search_positions',
   'user_signups',
   'users',
+  'webhook_endpoints',
 ];
 
 /** A database of its own, so going down and up never disturbs the suite's shared one. */

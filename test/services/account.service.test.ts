@@ -20,6 +20,8 @@ function service() {
     sequelize,
     models,
     passwords,
+    // No endpoint listens in these tests: the event is not what they are about.
+    events: { recordForUser: async () => undefined },
     checkPassword: createPasswordCheck({ passwords, throttle: createAccountThrottle({ store, logger }), deviceThrottle: createAccountThrottle({ store, logger, name: 'device-throttle' }) }),
     credentials: createCredentialSet({
       sequelize,

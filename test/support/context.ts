@@ -162,6 +162,8 @@ export function buildApp(options: BuildAppOptions = {}): Express {
 }
 
 const TABLES_CHILD_FIRST = [
+  'outbox',
+  'webhook_endpoints',
   'recovery_codes',
   'two_factor',
   'content',

@@ -9,8 +9,10 @@ import { createApplicationsPage } from '../../controllers/admin/applications.con
 import { APPLICATIONS_PAGE } from '../oauth-clients.routes';
 import { createSsoSettingsPage } from '../../controllers/admin/sso-settings.controller';
 import { SSO_SETTINGS_PAGE } from '../sso.routes';
+import { createWebhooksPage } from '../../controllers/admin/webhooks-page.controller';
+import { WEBHOOKS_PAGE } from '../webhooks.routes';
 
-/** `/admin/settings/*`: the security settings page, the OpenID Provider's applications and the single sign-on providers, behind `manage:settings` (CONTRACT 6); their changes are step-up actions (CONTRACT 9). */
+/** `/admin/settings/*`: the security settings page, the OpenID Provider's applications, the single sign-on providers and the webhooks, behind `manage:settings` (CONTRACT 6); their changes are step-up actions (CONTRACT 9). */
 export function settingsPageRoutes(container: Container): Router {
   const { page } = container.adminPages;
   const security = createSecuritySettingsPage(container);
@@ -39,5 +41,14 @@ export function settingsPageRoutes(container: Container): Router {
   router.get('/settings/sso/:id', ...page('manage:settings'), sso.edit);
   router.post('/settings/sso/:id', ...page('manage:settings'), recentSso, formPost(sso.save, sso.redrawEdit));
   router.post('/settings/sso/:id/delete', ...page('manage:settings'), recentSso, sso.remove);
+
+  // CONTRACT 16: webhooks; its changes are step-up actions, as in the API.
+  const hooks = createWebhooksPage(container);
+  const recentForHooks = requireRecentSignIn({ returnTo: WEBHOOKS_PAGE });
+  router.get('/settings/webhooks', ...page('manage:settings'), hooks.show);
+  router.post('/settings/webhooks', ...page('manage:settings'), recentForHooks, hooks.create);
+  // Before /settings/webhooks/:id/… so the literal path is not read as an endpoint id.
+  router.post('/settings/webhooks/deliveries/:id/retry', ...page('manage:settings'), recentForHooks, hooks.resend);
+  router.post('/settings/webhooks/:id/test', ...page('manage:settings'), recentForHooks, hooks.test);
   return router;
 }

@@ -9,6 +9,7 @@ import type { ActivityService } from '../operations/activity.service';
 import type { CredentialSet } from '../security/credential-set/credential-set';
 import { AppError } from '../../http/app-error';
 import { refuseWeakPassword } from '../../credentials/password-quality';
+import type { Events } from '../operations/webhooks.service';
 
 export const ACCOUNT_MESSAGES = {
   wrongPassword: 'is not your current password',
@@ -26,8 +27,10 @@ export function createAccountService(deps: {
   credentials: Pick<CredentialSet, 'end'>;
   userSessions: Pick<SessionService, 'start'>;
   activity: ActivityService;
+  /** CONTRACT 16: events recorded with the change. */
+  events: Pick<Events, 'recordForUser'>;
 }) {
-  const { sequelize, models, passwords, checkPassword, credentials, userSessions, activity } = deps;
+  const { sequelize, models, passwords, checkPassword, credentials, userSessions, activity, events } = deps;
 
   /** The session the change came from, when it is live: it stays signed in with a token under the new epoch. */
   async function liveSession(userId: string, sessionId: string | undefined) {
@@ -63,6 +66,7 @@ export function createAccountService(deps: {
       const [changed] = await models.User.update({ passwordHash }, { where: { id: user.id, passwordHash: user.passwordHash }, transaction });
       if (changed !== 1) throw AppError.conflict(ACCOUNT_MESSAGES.changedMeanwhile);
       await credentials.end('password-change', user.id, { transaction, keep: { sessionId: session?.id }, owner: { email: user.email, context } });
+      await events.recordForUser('user.password_changed', user.id, { via: 'profile' }, { transaction });
     });
     await activity.record({ action: 'auth.password_changed', userId: user.id, email: user.email }, context);
     const kept: SignInSession | null = session && actor.authTime !== undefined

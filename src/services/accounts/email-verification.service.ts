@@ -14,6 +14,7 @@ import { transactionWithRetry } from '../../db/transaction-retry';
 import { renderAccountLinkEmail } from '../../mail/account-link-email';
 import type { CredentialSet } from '../security/credential-set/credential-set';
 import type { Keep } from '../security/credential-set/credential-kinds';
+import type { Events } from '../operations/webhooks.service';
 
 /** A refused password sign-in mails a new link at most once per this many seconds (CONTRACT 12). */
 export const SIGN_IN_RESEND_SECONDS = 15 * 60;
@@ -50,8 +51,10 @@ export function createEmailVerificationService(deps: {
   credentials: Pick<CredentialSet, 'end'>;
   activity: ActivityService;
   logger: Logger;
+  /** CONTRACT 16: events recorded with the change. */
+  events: Pick<Events, 'recordForUser'>;
 }) {
-  const { sequelize, models, store, mailer, links, settings, tokens, credentials, activity } = deps;
+  const { sequelize, models, store, mailer, links, settings, tokens, credentials, activity, events } = deps;
   const log = deps.logger.child({ component: 'email-verification' });
   const background = createBackgroundWork();
 
@@ -131,6 +134,7 @@ export function createEmailVerificationService(deps: {
         return 'cleared' as const;
       }
       const [verified] = await models.User.update({ emailVerifiedAt: now }, { where: { id: user.id, emailVerifiedAt: null }, transaction });
+      if (verified === 1) await events.recordForUser('user.email_verified', user.id, { via }, { transaction });
       return verified === 1 ? ('verified' as const) : ('unchanged' as const);
     });
     if (outcome === 'unchanged') return { changed: false, passwordCleared: false };
@@ -155,6 +159,7 @@ export function createEmailVerificationService(deps: {
     if (!user || !user.active) return false;
     const [verified] = await models.User.update({ emailVerifiedAt: new Date() }, { where: { id: user.id, emailVerifiedAt: null } });
     if (verified === 1) {
+      await events.recordForUser('user.email_verified', user.id, { via: 'link' });
       await tokens.userChanged(user.id);
       await activity.record({ action: 'user.email_verified', userId: user.id, email: user.email, details: { via: 'link' } }, context);
     }

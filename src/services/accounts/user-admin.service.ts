@@ -9,6 +9,7 @@ import type { AdminAudit } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { readsMayLag } from '../../db/read-replicas';
+import { eventUser, type Events } from '../operations/webhooks.service';
 
 export type { AdminUserView, UserListQuery } from './user-list';
 
@@ -65,8 +66,10 @@ export function createUserAdminService(deps: {
   credentials: Pick<CredentialSet, 'end' | 'removeAccount'>;
   activity: ActivityService;
   users: Pick<UserService, 'createUser'>;
+  /** CONTRACT 16: user.updated and user.deleted, in the change's transaction. */
+  events: Events;
 }) {
-  const { sequelize, models, tokens, credentials, activity, users } = deps;
+  const { sequelize, models, tokens, credentials, activity, users, events } = deps;
   const list = createUserList({ sequelize, models });
 
   async function get(id: string): Promise<AdminUserView> {
@@ -154,6 +157,7 @@ export function createUserAdminService(deps: {
         await user.save({ transaction });
         if (changes.active?.to === false) await credentials.end('deactivation', user.id, { transaction });
         else if (changes.role) await credentials.end('role-change', user.id, { transaction });
+        await events.record('user.updated', { user: eventUser(user), changes, actor: audit.actor }, { transaction });
       }
       await alsoInTransaction?.(transaction);
       return { user, changes };
@@ -185,6 +189,7 @@ export function createUserAdminService(deps: {
       if (!user) throw AppError.notFound(USER_ADMIN_MESSAGES.notFound);
       assertAnotherAdminRemains(activeAdmins, user.id);
       await credentials.removeAccount(user, transaction);
+      await events.record('user.deleted', { user: eventUser(user), actor: audit.actor }, { transaction });
       return user.email;
     });
     await activity.record(

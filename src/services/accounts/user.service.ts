@@ -7,6 +7,7 @@ import type { SettingsService } from '../operations/settings.service';
 import { AppError } from '../../http/app-error';
 import { EMAIL_MESSAGES, emailAddress } from '../../util/account-text';
 import { transactionWithRetry } from '../../db/transaction-retry';
+import { eventUser, type Events } from '../operations/webhooks.service';
 
 export const USER_MESSAGES = {
   duplicate: 'User with this email or username already exists',
@@ -103,8 +104,10 @@ export function createUserService(deps: {
   passwords: PasswordService;
   profiles: Pick<ProfileService, 'createForUser'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
+  /** CONTRACT 16: `user.created`, recorded with the user's rows (absent in tests that build the service alone). */
+  events?: Events;
 }) {
-  const { sequelize, models, passwords, profiles, settings } = deps;
+  const { sequelize, models, passwords, profiles, settings, events } = deps;
   const dialect = sequelize.getDialect();
 
   /**
@@ -196,6 +199,7 @@ export function createUserService(deps: {
     );
     await profiles.createForUser(id, input.profile ?? {}, transaction);
     if (options.afterInsert) await options.afterInsert(user, transaction);
+    await events?.record('user.created', { user: eventUser(user) }, { transaction });
     if (claimed === null) {
       // The first user claims the row; so does any creation that finds users made elsewhere (a seeder).
       claim.value = { userId: isFirstUser ? id : 'preexisting' };

@@ -49,6 +49,11 @@ export const ACTIVITY_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'signing_key.rotated',
+  // CONTRACT 16: webhook endpoints.
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
   // CONTRACT 14: the OpenID Provider.
   'oauth_client.created',
   'oauth_client.updated',

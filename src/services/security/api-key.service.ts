@@ -11,6 +11,7 @@ import type { Revocations } from '../../sessions/revocations';
 import type { ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { CredentialSet } from './credential-set/credential-set';
+import type { Events } from '../operations/webhooks.service';
 
 /** Live keys one user may hold: enough for every script and job, few enough to list on one card. */
 export const API_KEYS_PER_USER = 50;
@@ -73,8 +74,10 @@ export function createApiKeyService(deps: {
   notices: Pick<SecurityNotices, 'send'>;
   /** An unverified account makes no key (CONTRACT 18). */
   credentials: Pick<CredentialSet, 'assertMayAdd'>;
+  /** CONTRACT 16: api_key.created and api_key.revoked, after the row is written. */
+  events: Pick<Events, 'recordForUser'>;
 }) {
-  const { models, hasher, verifier, revocations, activity, notices, credentials } = deps;
+  const { models, hasher, verifier, revocations, activity, notices, credentials, events } = deps;
 
   /** Live keys: not revoked (expired ones stay listed, marked by their expiry, until revoked). */
   const live = (userId: string) => ({ userId, revokedAt: null });
@@ -101,6 +104,7 @@ export function createApiKeyService(deps: {
     });
     const details = { keyId: row.id, name: row.name, prefix, permissions: row.permissions, expiresAt: row.expiresAt?.toISOString() ?? null };
     await activity.record({ action: 'api_key.created', userId: owner.id, email: owner.email, details }, audit.context);
+    await events.recordForUser('api_key.created', owner.id, { apiKey: details, actor: audit.actor });
     // A key acts as its owner without a sign-in: one the owner did not make must not go unseen (CONTRACT 11, 18).
     notices.send(owner.email, {
       subject: 'An API key was created for your account',
@@ -131,6 +135,7 @@ export function createApiKeyService(deps: {
     await verifier.forget(row.keyHash);
     const details = { keyId, name: row.name, ownerId: userId };
     await activity.record({ action: 'api_key.revoked', userId: audit.actor.id, email: audit.actor.email, details }, audit.context);
+    await events.recordForUser('api_key.revoked', userId, { apiKey: { keyId, name: row.name }, actor: audit.actor });
     return true;
   }
 

@@ -13,6 +13,7 @@ import type { ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
+import { eventUser, type Events } from '../operations/webhooks.service';
 import { BoundedMap } from '../../util/bounded-map';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
@@ -64,8 +65,10 @@ export function createSessionService(deps: {
   notices: Pick<SecurityNotices, 'send'>;
   metrics?: Pick<Metrics, 'sessions'>;
   logger: Logger;
+  /** CONTRACT 16: session.created (every sign-in method ends here), session.revoked, session.reuse_detected. */
+  events: Events;
 }) {
-  const { config, models, revocations, settings, activity, notices, metrics } = deps;
+  const { config, models, revocations, settings, activity, notices, metrics, events } = deps;
   const log = deps.logger.child({ component: 'sessions' });
   const touched = new BoundedMap<string, number>(TOUCHED_SESSIONS);
 
@@ -85,7 +88,16 @@ export function createSessionService(deps: {
     const sequelize = models.Session.sequelize as Sequelize;
     const [created, ends] = [sqlDate(sequelize, now), sqlDate(sequelize, expiresAt)];
     const values = [id, userId, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
-    await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });
+    // With nobody listening for session.created, a sign-in stays one INSERT; otherwise the event joins it in one transaction.
+    if (await events.listens('session.created')) {
+      await sequelize.transaction(async (transaction) => {
+        await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT, transaction });
+        const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'], transaction });
+        if (user) await events.record('session.created', { user: eventUser(user), session: { id, method } }, { transaction });
+      });
+    } else {
+      await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });
+    }
     remember(id);
     return { sid: id, authTime: Math.floor(now.getTime() / 1000), expiresAt: Math.floor(expiresAt.getTime() / 1000) };
   }
@@ -147,10 +159,11 @@ export function createSessionService(deps: {
     const session = await models.Session.findByPk(claims.sid);
     // Racing reuses of one token all get here: only the one that ended the session records and mails.
     if (!session || session.revokedAt || !(await end(session))) return;
-    const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email'] });
+    const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email', 'username', 'role'] });
     if (!owner) return;
     const details = { sessionId: session.id, method: session.method };
     await activity.record({ action: 'session.reuse_detected', userId: owner.id, email: owner.email, details }, context);
+    await events.record('session.reuse_detected', { user: eventUser(owner), session: { id: session.id, method: session.method } });
     log.warn({ userId: owner.id, sessionId: session.id }, 'refresh token reuse detected: session revoked');
     notices.send(owner.email, {
       subject: 'A sign-in of yours was ended for your safety',
@@ -186,6 +199,10 @@ export function createSessionService(deps: {
     if (sessionIds.length === 0) return;
     const details = { targetUserId: userId, sessionIds, by: audit.actor.id === userId ? 'self' : 'admin' };
     await activity.record({ action: 'session.revoked', userId: audit.actor.id, email: audit.actor.email, details }, audit.context);
+    if (await events.listens('session.revoked')) {
+      const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'] });
+      if (user) await events.record('session.revoked', { user: eventUser(user), sessions: sessionIds.map((sid) => ({ id: sid })), actor: audit.actor });
+    }
   }
 
   /** Ends one of the user's live sessions; false when the user has none of that id (another user's: not found). */

@@ -12,6 +12,7 @@ import type { SettingsService } from '../operations/settings.service';
 import type { AccountThrottle } from '../../credentials/account-throttle';
 import { normalizeEmail } from '../accounts/user.service';
 import type { CredentialSet } from './credential-set/credential-set';
+import type { Events } from '../operations/webhooks.service';
 
 export const TWO_FACTOR_MESSAGES = {
   alreadyOn: 'Two-factor authentication is already on. Turn it off first to set it up again.',
@@ -59,8 +60,10 @@ export function createTwoFactorService(deps: {
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   /** The per-account throttle every guess reserves an attempt in (here: enrolment confirmations). */
   throttle: Pick<AccountThrottle, 'reserve'>;
+  /** CONTRACT 16: user.two_factor_enabled (in the enabling transaction) and user.two_factor_disabled. */
+  events: Pick<Events, 'recordForUser'>;
 }) {
-  const { config, sequelize, models, tokens, credentials, activity, notices, settings, throttle } = deps;
+  const { config, sequelize, models, tokens, credentials, activity, notices, settings, throttle, events } = deps;
   const box = createSecretBox(config.jwtSecret);
   const recoveryCodes = createRecoveryCodeHasher(config.jwtSecret);
 
@@ -136,6 +139,7 @@ export function createTwoFactorService(deps: {
         { where: { userId: owner.id, pendingSecret: pending, enabledAt: null }, transaction },
       );
       if (changed !== 1) throw AppError.conflict(TWO_FACTOR_MESSAGES.alreadyOn);
+      await events.recordForUser('user.two_factor_enabled', owner.id, { method: 'totp' }, { transaction });
       return replaceRecoveryCodes(owner.id, transaction);
     });
     // Cached verifications carry twoFactorEnabled: void them (the sign-in read is where it comes from).
@@ -188,6 +192,7 @@ export function createTwoFactorService(deps: {
     await remove(owner.id);
     await tokens.userChanged(owner.id);
     await activity.record({ action: 'user.2fa_disabled', userId: owner.id, email: owner.email }, context);
+    await events.recordForUser('user.two_factor_disabled', owner.id, {});
     notify(owner.email, 'Two-factor authentication turned off', 'Two-factor authentication was turned off for your account: signing in no longer asks for a code.', context);
   }
 

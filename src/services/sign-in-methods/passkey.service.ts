@@ -24,6 +24,7 @@ import type { SecurityNotices } from '../security/security-notices';
 import type { CredentialSet } from '../security/credential-set/credential-set';
 import { normalizeEmail } from '../accounts/user.service';
 import { subKey } from '../../credentials/sub-keys';
+import type { Events } from '../operations/webhooks.service';
 
 export const PASSKEY_MESSAGES = {
   unavailable: 'Passkeys need a host name in BASE_URL',
@@ -77,8 +78,10 @@ export function createPasskeyService(deps: {
   notices: Pick<SecurityNotices, 'send'>;
   /** An unverified account adds no passkey (CONTRACT 18). */
   credentials: Pick<CredentialSet, 'assertMayAdd'>;
+  /** CONTRACT 16: passkey.added and passkey.removed, after the row is written. */
+  events: Pick<Events, 'recordForUser'>;
 }) {
-  const { config, models, authUsers, activity, notices, credentials } = deps;
+  const { config, models, authUsers, activity, notices, credentials, events } = deps;
   const rp = relyingPartyOf(config.baseUrl, config.appName);
   const ceremonies = rp ? createPasskeyCeremonies({ rp, store: deps.store }) : null;
 
@@ -135,6 +138,7 @@ export function createPasskeyService(deps: {
       throw err;
     });
     await activity.record({ action: 'passkey.added', userId: user.id, email: user.email, details: { passkeyId: row.id, name: row.name } }, context);
+    await events.recordForUser('passkey.added', user.id, { passkey: { id: row.id, name: row.name } });
     notices.send(user.email, {
       subject: 'A passkey was added to your account',
       summary: `A passkey was added to your account (${user.email}): it can now sign in as you.`,
@@ -150,6 +154,7 @@ export function createPasskeyService(deps: {
     const row = await models.Passkey.findOne({ where: { id, userId: user.id } });
     if (!row || (await models.Passkey.destroy({ where: { id: row.id } })) === 0) return false;
     await activity.record({ action: 'passkey.removed', userId: user.id, email: user.email, details: { passkeyId: row.id, name: row.name } }, context);
+    await events.recordForUser('passkey.removed', user.id, { passkey: { id: row.id, name: row.name } });
     return true;
   }
 

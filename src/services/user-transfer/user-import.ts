@@ -1,3 +1,4 @@
+import type { Events } from '../operations/webhooks.service';
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Models, Role, User } from '../../models';
@@ -97,11 +98,13 @@ export function createUserImport(deps: {
   credentials: Pick<CredentialSet, 'end'>;
   tokens: Pick<TokenService, 'userChanged'>;
   activity: ActivityService;
+  /** CONTRACT 16: `users.imported`, once per import. */
+  events: Pick<Events, 'record'>;
   /** The record rules (the schema layer's, given by the container): email, roles, names, hashes. */
   checkRecord: (value: unknown) => Promise<CheckedRecord>;
   logger: Logger;
 }) {
-  const { sequelize, models, passwords, users, profiles, credentials, tokens, activity, checkRecord, logger } = deps;
+  const { sequelize, models, passwords, users, profiles, credentials, tokens, activity, events, checkRecord, logger } = deps;
 
   /** Changes an existing user to what the record says (upsert), in the record's savepoint. */
   async function update(user: User, pending: Pending, transaction: Transaction): Promise<Outcome> {
@@ -244,12 +247,12 @@ export function createUserImport(deps: {
     return summary;
   }
 
-  /** The one activity row of an import: its counts, never a record's content. */
+  /** The one activity row and the one `users.imported` event of an import: its counts, never a record's content. */
   async function recordImport(summary: ImportSummary, mode: ImportMode, audit: ImportAudit, cutShort: boolean): Promise<void> {
     const { created, updated, skipped, failed: refused } = summary;
     const details = { mode, created, updated, skipped, failed: refused, ...(cutShort ? { cutShort: true } : {}), via: audit.actor ? 'api' : 'cli' };
     await activity.record({ action: 'users.imported', userId: audit.actor?.id ?? null, email: audit.actor?.email ?? null, details }, audit.context);
-    // EVENT (h49, webhooks): `users.imported` joins here, with the same details, once the event recorder exists.
+    await events.record('users.imported', { ...details, actor: audit.actor ? { id: audit.actor.id, email: audit.actor.email } : null });
   }
 
   return { importUsers };

@@ -1,0 +1,227 @@
+import crypto from 'node:crypto';
+import { Op, type Sequelize, type Transaction } from 'sequelize';
+import type { Logger } from 'pino';
+import type { Models } from '../../models';
+import type { OutboxEntry, OutboxKind } from '../../models/outbox';
+
+/**
+ * What one attempt came to. `retry`: try again later (until the entry's day is over or what it carries
+ * has expired); `failed`: never again (the endpoint answered 410, was deleted or disabled).
+ */
+export type AttemptOutcome =
+  | { outcome: 'delivered'; responseStatus?: number }
+  | { outcome: 'retry' | 'failed'; responseStatus?: number; error: string };
+
+/** Delivers one entry of a kind; must not throw (a throw counts as `retry` with a generic error). */
+export type OutboxHandler = (entry: OutboxEntry) => Promise<AttemptOutcome>;
+
+export interface NewOutboxEntry {
+  kind: OutboxKind;
+  eventType: string;
+  payload: string;
+  endpointId?: string | null;
+  expiresAt?: Date | null;
+}
+
+/** The first retry comes within this (full jitter: anywhere below it); each later one may wait twice as long. */
+const RETRY_BASE_MS = 5_000;
+/** No single wait is longer than this. */
+const RETRY_CAP_MS = 4 * 3_600_000;
+/** CONTRACT 16: about a day of retries, then `failed`. */
+const GIVE_UP_AFTER_MS = 24 * 3_600_000;
+/** A claim is this instance's for this long; a dead instance's rows are claimed again after it. */
+const LEASE_MS = 60_000;
+/** Rows claimed per round; their deliveries run side by side. */
+const BATCH = 10;
+/** An idle worker polls after this, doubling up to IDLE_MAX_MS; a nudge (a commit here) or work resets it. */
+const IDLE_MIN_MS = 200;
+/** With the first retry's wait below RETRY_BASE_MS, a poll this often keeps it within 10 s. */
+const IDLE_MAX_MS = 5_000;
+const MAX_ERROR_LENGTH = 255;
+
+/** The wait before attempt `attempts + 1`: exponential backoff with full jitter (AWS architecture blog). */
+export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/** A new entry's id: the `webhook-id` of a delivery, kept across its retries. */
+export function newOutboxId(): string {
+  return `msg_${crypto.randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * The transactional outbox (CONTRACT 16): work recorded in the transaction of the change it describes, and a
+ * worker that claims due rows (MariaDB: FOR UPDATE SKIP LOCKED in a short transaction, then a lease, so
+ * instances never attempt the same row at once and a dead one's rows come back; SQLite has one writer),
+ * attempts them through the handler of their kind and records the outcome. Nothing is sent on a request path.
+ */
+export function createOutbox(deps: { sequelize: Sequelize; models: Models; logger: Logger; onAttempt?: (kind: OutboxKind, outcome: AttemptOutcome['outcome']) => void }) {
+  const { sequelize, models } = deps;
+  const log = deps.logger.child({ component: 'outbox' });
+  const handlers = new Map<OutboxKind, OutboxHandler>();
+  const skipLocked = sequelize.getDialect() !== 'sqlite';
+
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+  let idleDelay = IDLE_MIN_MS;
+  let current: Promise<void> | undefined;
+  let rerun = false;
+
+  /** Records entries in the caller's transaction; the worker of this instance looks as soon as it commits. */
+  async function add(entries: NewOutboxEntry[], transaction?: Transaction | null): Promise<string[]> {
+    if (entries.length === 0) return [];
+    const now = new Date();
+    const rows = entries.map((entry) => ({
+      id: newOutboxId(),
+      kind: entry.kind,
+      eventType: entry.eventType,
+      payload: entry.payload,
+      endpointId: entry.endpointId ?? null,
+      expiresAt: entry.expiresAt ?? null,
+      nextAttemptAt: now,
+    }));
+    await models.OutboxEntry.bulkCreate(rows, { transaction: transaction ?? undefined });
+    if (transaction) transaction.afterCommit(nudge);
+    else nudge();
+    return rows.map((row) => row.id);
+  }
+
+  /** Due, unclaimed rows, leased to this instance for LEASE_MS. */
+  async function claim(): Promise<OutboxEntry[]> {
+    return sequelize.transaction(async (transaction) => {
+      const now = new Date();
+      const rows = await models.OutboxEntry.findAll({
+        where: { status: 'pending', nextAttemptAt: { [Op.lte]: now }, [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }] },
+        order: [['nextAttemptAt', 'ASC']],
+        limit: BATCH,
+        transaction,
+        ...(skipLocked ? { lock: transaction.LOCK.UPDATE, skipLocked: true } : {}),
+      });
+      if (rows.length > 0) {
+        await models.OutboxEntry.update({ claimedUntil: new Date(now.getTime() + LEASE_MS) }, { where: { id: rows.map((row) => row.id) }, transaction });
+      }
+      return rows;
+    });
+  }
+
+  async function attempt(entry: OutboxEntry): Promise<void> {
+    const handler = handlers.get(entry.kind);
+    let result: AttemptOutcome;
+    try {
+      result = handler ? await handler(entry) : { outcome: 'retry', error: `no handler for ${entry.kind}` };
+    } catch (err) {
+      log.error({ id: entry.id, kind: entry.kind, err: { message: (err as Error).message } }, 'outbox handler threw');
+      result = { outcome: 'retry', error: 'delivery failed' };
+    }
+    const now = new Date();
+    const attempts = entry.attempts + 1;
+    let status = entry.status;
+    let nextAttemptAt = entry.nextAttemptAt;
+    if (result.outcome === 'delivered') status = 'delivered';
+    else if (result.outcome === 'failed') status = 'failed';
+    else {
+      nextAttemptAt = new Date(now.getTime() + retryDelayMs(attempts));
+      const giveUpAt = entry.expiresAt ?? new Date(entry.createdAt.getTime() + GIVE_UP_AFTER_MS);
+      status = nextAttemptAt > giveUpAt ? 'failed' : 'pending';
+    }
+    const error = result.outcome === 'delivered' ? null : result.error.slice(0, MAX_ERROR_LENGTH);
+    await models.OutboxEntry.update(
+      { status, attempts, nextAttemptAt, claimedUntil: null, lastAttemptAt: now, responseStatus: result.responseStatus ?? null, lastError: error },
+      { where: { id: entry.id } },
+    );
+    deps.onAttempt?.(entry.kind, status === 'failed' ? 'failed' : result.outcome);
+    if (result.outcome !== 'delivered') log.warn({ id: entry.id, kind: entry.kind, type: entry.eventType, attempts, status, error }, 'outbox attempt failed');
+  }
+
+  /** One round: claims what is due and attempts it; the number of rows attempted. */
+  async function runOnce(): Promise<number> {
+    const rows = await claim();
+    await Promise.all(rows.map(attempt));
+    return rows.length;
+  }
+
+  function schedule(ms: number): void {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  }
+
+  function tick(): void {
+    if (current) {
+      rerun = true;
+      return;
+    }
+    rerun = false;
+    current = runOnce()
+      .then(
+        (count) => {
+          // A full batch: more may be due at once. Otherwise poll later, less often while nothing comes.
+          idleDelay = count > 0 ? IDLE_MIN_MS : Math.min(idleDelay * 2, IDLE_MAX_MS);
+          if (count >= BATCH) rerun = true;
+        },
+        (err: unknown) => {
+          log.error({ err: { message: (err as Error).message } }, 'outbox round failed');
+          idleDelay = IDLE_MAX_MS;
+        },
+      )
+      .finally(() => {
+        current = undefined;
+        schedule(rerun ? 0 : idleDelay);
+      });
+  }
+
+  /** Something was committed on this instance: look now rather than at the next poll. */
+  function nudge(): void {
+    idleDelay = IDLE_MIN_MS;
+    if (stopped) return;
+    if (current) rerun = true;
+    else schedule(0);
+  }
+
+  /**
+   * An entry attempted again now, keeping its id, with a fresh day of retries (an admin's "Resend"); an entry
+   * whose content expires (a mail's code) keeps that bound.
+   */
+  async function again(id: string): Promise<void> {
+    const entry = await models.OutboxEntry.findByPk(id);
+    if (!entry) return;
+    const now = new Date();
+    const expiresAt = entry.kind === 'mail' ? entry.expiresAt : new Date(now.getTime() + GIVE_UP_AFTER_MS);
+    await entry.update({ status: 'pending', nextAttemptAt: now, claimedUntil: null, expiresAt });
+    nudge();
+  }
+
+  /** Pending entries by kind (the /metrics gauge). */
+  async function pendingCounts(): Promise<Array<{ kind: string; count: number }>> {
+    const rows = (await models.OutboxEntry.count({ where: { status: 'pending' }, group: ['kind'] })) as unknown as Array<{ kind: string; count: number | string }>;
+    return rows.map((row) => ({ kind: row.kind, count: Number(row.count) }));
+  }
+
+  return {
+    add,
+    again,
+    pendingCounts,
+    runOnce,
+    nudge,
+    /** Registers how entries of a kind are delivered (one handler per kind). */
+    handle(kind: OutboxKind, handler: OutboxHandler): void {
+      handlers.set(kind, handler);
+    },
+    /** Starts polling (server.ts; tests that need deliveries). */
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    /** Stops polling; resolves when the round in progress has recorded its outcomes. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
