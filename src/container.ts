@@ -136,7 +136,7 @@ export function createContainer(deps: AppDependencies) {
   const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users, events });
   // CONTRACT 17: import and export; the records are checked with the schema layer's rules, handed down here.
   const userImport = createUserImport({ sequelize, models, passwords, users, profiles, credentials: credentialSet, tokens, activity, events, checkRecord: checkImportRecord, logger });
-  const userExport = createUserExport({ models, activity });
+  const userExport = createUserExport({ models, activity, profiles });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
   const auth = createAuthService({ config, users, tokens, userSessions, activity, profiles, metrics, verification: emailVerification, credentials: credentialSet });

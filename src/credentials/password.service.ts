@@ -18,7 +18,7 @@ const LEGACY_SHA256_FORMAT = /^(?:sha256:)?([0-9a-f]{64})$/i;
  * An open hash waits at most this long in the hashing queue; beyond it, it is refused at once (429) rather than
  * queued: under a credential-stuffing flood the queue stays short and a known browser's sign-in stays fast.
  */
-const MAX_OPEN_WAIT_MS = 1_000;
+const MAX_OPEN_WAIT_MS = 5_000;
 
 /** Hashes handed to the threads at once, per thread: the one running and the next, so a thread never idles. */
 const SLOTS_PER_THREAD = 2;

@@ -1,6 +1,7 @@
 import { Op } from 'sequelize';
 import type { Models, User } from '../../models';
 import type { ActivityService } from '../operations/activity.service';
+import type { ProfileService } from '../accounts/profile.service';
 import type { ImportAudit, ImportRecord } from './user-import';
 
 /** Users read per query: a page of keyset paging, the most the export holds at once. */
@@ -14,8 +15,16 @@ export type ExportRecord = Omit<ImportRecord, 'password'>;
  * paging, `WHERE id > last ORDER BY id LIMIT n`), so no page is skipped or repeated however long it runs, and no
  * more than one page is in memory. A user made or changed while it runs may or may not be in it.
  */
-export function createUserExport(deps: { models: Models; activity: ActivityService }) {
+export function createUserExport(deps: { models: Models; activity: ActivityService; profiles: Pick<ProfileService, 'definition'> }) {
   const { models, activity } = deps;
+  /**
+   * Only the profile fields this service is configured with: a value stored under a field since removed from
+   * AUTH_CONFIG is not part of the account as the service shows it, and an import with the same configuration
+   * would refuse it.
+   */
+  const configured = new Set(deps.profiles.definition.fields.map((field) => field.name));
+  const profileOf = (data: Record<string, unknown> | null | undefined) =>
+    Object.fromEntries(Object.entries(data ?? {}).filter(([name]) => configured.has(name)));
 
   async function* exportUsers(audit: ImportAudit): AsyncGenerator<string> {
     let after: string | null = null;
@@ -40,7 +49,7 @@ export function createUserExport(deps: { models: Models; activity: ActivityServi
           emailVerified: user.emailVerifiedAt !== null,
           firstName: user.firstName,
           lastName: user.lastName,
-          profile: dataOf.get(user.id) ?? {},
+          profile: profileOf(dataOf.get(user.id)),
           createdAt: new Date(user.createdAt).toISOString(),
           ...(user.passwordHash ? { passwordHash: user.passwordHash } : {}),
         };
