@@ -146,9 +146,9 @@ export function createContainer(deps: AppDependencies) {
   const account = createAccountService({ sequelize, models, passwords, checkPassword, credentials: credentialSet, userSessions, activity, events });
   // CONTRACT 9: TOTP and recovery codes.
   const twoFactor = createTwoFactorService({ config, sequelize, models, tokens, credentials: credentialSet, activity, notices, settings, throttle: accountThrottle, events });
-  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger, mailsPerEmail: createEmailQuota({ store, logger, name: 'email-change-email' }) });
+  const lifecycle = createAccountLifecycleService({ sequelize, models, checkPassword, tokens, credentials: credentialSet, userSessions, links: emailLinks, mailer, notices, activity, logger, mailsPerEmail: createEmailQuota({ store, logger, name: 'email-change-email' }), events });
   const passwordReset = createPasswordResetService({
-    config, sequelize, models, activity, mailer, logger,
+    config, sequelize, models, activity, mailer, logger, events,
     hashPassword: passwords.hash,
     credentials: credentialSet,
     clearSignInFailures: accountThrottle.clear,

@@ -1,3 +1,4 @@
+import { eventUser, type Events } from '../operations/webhooks.service';
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Models, User } from '../../models';
@@ -47,6 +48,8 @@ export function createAccountLifecycleService(deps: {
   tokens: Pick<TokenService, 'userChanged'>;
   /** Deletion ends every credential through the one table (CONTRACT 18). */
   credentials: Pick<CredentialSet, 'removeAccount'>;
+  /** CONTRACT 16: `user.deleted` when the owner deletes the account. */
+  events: Pick<Events, 'record'>;
   userSessions: Pick<SessionService, 'revokeAll' | 'list'>;
   links: EmailLinks;
   mailer: Mailer;
@@ -172,6 +175,8 @@ export function createAccountLifecycleService(deps: {
       const user = await models.User.findByPk(actor.userId, { transaction, lock: transaction.LOCK.UPDATE });
       if (!user) throw AppError.notFound(ACCOUNT_LIFECYCLE_MESSAGES.notFound);
       if (admins.has(user.id) && admins.size <= 1) throw AppError.conflict(ACCOUNT_LIFECYCLE_MESSAGES.lastAdmin);
+      // CONTRACT 16: written before the row goes, in the same transaction (the event names the user as it was).
+      await deps.events.record('user.deleted', { user: eventUser(user), actor: { id: user.id, email: user.email }, via: 'self' }, { transaction });
       await credentials.removeAccount(user, transaction);
       return user.email;
     });

@@ -1,3 +1,4 @@
+import type { Events } from '../operations/webhooks.service';
 import crypto from 'node:crypto';
 import { Op, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export interface PasswordResetDeps {
   clearSignInFailures(email: string): Promise<void>;
   /** Reset mails per address (3 per 15 minutes, as magic links): past it the request is answered the same, and no mail goes out. */
   mailsPerEmail: EmailQuota;
+  /** CONTRACT 16: `user.password_changed`, in the reset's transaction. */
+  events: Pick<Events, 'recordForUser'>;
 }
 
 /**
@@ -156,6 +159,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       if (updated !== 1) throw AppError.badRequest(RESET_MESSAGES.invalid);
       await models.PasswordResetToken.destroy({ where: { userId: user.id, id: { [Op.ne]: tokenId } }, transaction });
       await deps.credentials.end('password-reset', user.id, { transaction, owner: { email: user.email, context } });
+      await deps.events.recordForUser('user.password_changed', user.id, { via: 'reset' }, { transaction });
     });
     await deps.clearSignInFailures(user.email);
     await activity.record({ action: 'auth.password_reset', userId: user.id, email: user.email }, context);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -10,6 +11,7 @@ import { makeUser, nextClientIp, PASSWORD } from '../../support/auth';
 import { outboxOf } from '../../../src/app';
 import { createOutbox } from '../../../src/services/operations/outbox';
 import { createWebhookService } from '../../../src/services/operations/webhooks.service';
+import { hashResetToken } from '../../../src/services/sign-in-methods/password-reset.service';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -285,6 +287,27 @@ describe('webhooks (CONTRACT 16): signed, retried, durable', function () {
       await outboxOf(metricsApp).stop();
       main.start();
     }
+  });
+
+  it('when a password is reset by link and an owner deletes the account, then user.password_changed and user.deleted arrive', async () => {
+    const hook = await receiver([200]);
+    opened.push(hook);
+    await endpoint(hook.url, ['user.password_changed', 'user.deleted']);
+    const { user } = await createUserWithToken('viewer');
+    const resetToken = crypto.randomBytes(32).toString('base64url');
+    await ctx().models.PasswordResetToken.create({ id: crypto.randomUUID(), userId: user.id, tokenHash: hashResetToken(resetToken), expiresAt: new Date(Date.now() + 3600_000) });
+    const reset = await request(ctx().app).post('/auth/reset-password').set('X-Forwarded-For', nextClientIp()).send({ token: resetToken, password: 'a brand new passphrase 77' });
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
+    await hook.until(1);
+    const other = await createUserWithToken('viewer');
+    const deleted = await request(ctx().app).delete('/auth/account').set('Authorization', `Bearer ${other.token}`);
+    assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+    await hook.until(2);
+    const events = hook.received.map((r) => JSON.parse(r.body) as { type: string; data: { user: { id: string }; via?: string } });
+    assert.deepEqual(events.map((e) => [e.type, e.data.user.id, e.data.via]), [
+      ['user.password_changed', user.id, 'reset'],
+      ['user.deleted', other.user.id, 'self'],
+    ]);
   });
 
   it('when the change rolls back, then no event is recorded; when it commits, one is', async () => {
