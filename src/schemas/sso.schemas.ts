@@ -48,7 +48,7 @@ const common = {
 };
 
 const createBody = z
-  .strictObject({ slug, protocol: z.enum(SSO_PROTOCOLS, { message: 'must be oidc or saml' }), ...common, oidc: oidcSettings.optional(), saml: samlSettings.optional() })
+  .strictObject({ slug, protocol: z.enum(SSO_PROTOCOLS, { error: (issue) => (issue.input === undefined ? 'is required' : 'must be oidc or saml') }), ...common, oidc: oidcSettings.optional(), saml: samlSettings.optional() })
   .superRefine((body, ctx) => {
     if (body.protocol === 'oidc' && !body.oidc) ctx.addIssue({ code: 'custom', path: ['oidc'], message: 'is required for protocol oidc' });
     if (body.protocol === 'saml' && !body.saml) ctx.addIssue({ code: 'custom', path: ['saml'], message: 'is required for protocol saml' });
