@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Container } from '../container';
 import { extractToken } from '../sessions/request-token';
 import { requestContext } from '../http/request-context';
-import { INTERACTION_PATH } from '../services/oidc-provider/provider';
+import { INTERACTION_PATH } from '../services/oidc-provider/provider-paths';
 
 /** The scopes in words, as the consent page names them (and the account center's connected applications). */
 export const SCOPE_WORDS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../http/api-router';
 import { pagingQuery } from '../http/paging';
-import { EVENT_TYPES } from '../services/operations/webhooks.service';
+import { EVENT_TYPES } from '../services/operations/webhook-events';
 
 const webhookId = z.uuid({ message: 'must be a webhook id' });
 export const webhookParams = z.strictObject({ id: webhookId });

@@ -10,7 +10,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { listRoutes } from '../support/routes';
 import { signRaw } from '../support/auth';
 import { createSequelize } from '../../src/db/sequelize';
-import { OIDC_ROUTES } from '../../src/services/oidc-provider/provider';
+import { OIDC_ROUTES } from '../../src/services/oidc-provider/provider-paths';
 import { caseArbitrary, describeCase, sendRaw, type FuzzCredentials, type LiveTokens, type RouteTarget } from './hostile-input';
 
 /** `npm test` runs about a thousand cases; `npm run fuzz` sets FUZZ_RUNS=10000. FUZZ_SEED replays a run. */

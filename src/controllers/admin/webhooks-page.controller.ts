@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error';
 import { adminAudit } from '../../http/request-context';
 import { parseOrThrow } from '../../http/validate';
 import { webhookCreate } from '../../schemas/webhooks.schemas';
-import { EVENT_TYPES } from '../../services/operations/webhooks.service';
+import { EVENT_TYPES } from '../../services/operations/webhook-events';
 
 const PAGE = { view: 'admin/settings/webhooks', title: 'Webhooks', path: '/admin/settings/webhooks' } as const;
 /** Deliveries shown per endpoint on the page; the API pages through all of them. */

@@ -1,4 +1,5 @@
-import { eventUser, type Events } from '../operations/webhooks.service';
+import { eventUser } from '../operations/webhook-events';
+import type { Events } from '../operations/webhooks.service';
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Models, User } from '../../models';

@@ -9,7 +9,8 @@ import type { AdminAudit } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { readsMayLag } from '../../db/read-replicas';
-import { eventUser, type Events } from '../operations/webhooks.service';
+import { eventUser } from '../operations/webhook-events';
+import type { Events } from '../operations/webhooks.service';
 
 export type { AdminUserView, UserListQuery } from './user-list';
 

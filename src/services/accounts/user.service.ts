@@ -7,7 +7,8 @@ import type { SettingsService } from '../operations/settings.service';
 import { AppError } from '../../http/app-error';
 import { EMAIL_MESSAGES, emailAddress } from '../../util/account-text';
 import { transactionWithRetry } from '../../db/transaction-retry';
-import { eventUser, type Events } from '../operations/webhooks.service';
+import { eventUser } from '../operations/webhook-events';
+import type { Events } from '../operations/webhooks.service';
 
 export const USER_MESSAGES = {
   duplicate: 'User with this email or username already exists',

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { Op } from 'sequelize';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../config/config';
 import type { Models } from '../../models';
 import { createOidcAdapter, destroyGrants } from './adapter';
@@ -11,25 +10,9 @@ import type { ActivityService } from '../operations/activity.service';
 import type { RequestContext } from '../../http/request-context';
 import { jsonEtag, notModified } from '../../http/conditional-get';
 import { AUTH_COOKIE } from '../../sessions/request-token';
+import { INTERACTION_PATH, OIDC_ROUTES } from './provider-paths';
+import type { Account, OidcProviderInstance, OidcProviderModule, ProviderContext, StructuredAccessToken } from './provider-types';
 
-/** The provider's endpoints under /oidc; discovery stays at the well-known path clients look at. */
-export const OIDC_ROUTES = {
-  authorization: '/oidc/auth',
-  token: '/oidc/token',
-  userinfo: '/oidc/userinfo',
-  jwks: '/.well-known/jwks.json',
-  end_session: '/oidc/session/end',
-  revocation: '/oidc/token/revocation',
-  introspection: '/oidc/token/introspection',
-  code_verification: '/oidc/device',
-  device_authorization: '/oidc/device/auth',
-  pushed_authorization_request: '/oidc/request',
-  backchannel_authentication: '/oidc/backchannel',
-  registration: '/oidc/reg',
-  challenge: '/oidc/challenge',
-} as const;
-
-export const INTERACTION_PATH = '/oidc/interaction';
 
 /** The standard claims each scope releases (CONTRACT 14). `sid` (the sign-in session's id) and `amr` ride on openid. */
 const CLAIMS = {
@@ -53,84 +36,6 @@ const TTL = {
 // rewrites `import()` into `require()`; a Function keeps the real dynamic import, loaded at the first OIDC request.
 // eslint-disable-next-line @typescript-eslint/no-implied-eval
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** The few parts of oidc-provider's Provider the service uses (the package ships no types for v8). */
-export interface OidcProviderInstance {
-  proxy: boolean;
-  callback(): (req: IncomingMessage, res: ServerResponse) => void;
-  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-  interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
-  Grant: GrantConstructor;
-  Client: { prototype: { compareClientSecret(this: { clientSecret: string }, actual: string): boolean } };
-  on(event: string, listener: (...args: any[]) => void): void; // eslint-disable-line @typescript-eslint/no-explicit-any
-  use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
-}
-
-interface CheckConstructor {
-  new (reason: string, description: string, check: (ctx: ProviderContext) => Promise<boolean> | boolean): unknown;
-  REQUEST_PROMPT: boolean;
-  NO_NEED_TO_PROMPT: boolean;
-}
-
-/** What the service takes from oidc-provider's module. */
-interface OidcProviderModule {
-  default: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance;
-  errors: { InvalidGrant: new (description: string) => Error; InvalidTarget: new () => Error };
-  interactionPolicy: { Check: CheckConstructor; base(): { get(name: string): { checks: { add(check: unknown): void } } } };
-}
-
-export interface InteractionDetails {
-  uid: string;
-  iat?: number;
-  params: Record<string, string | undefined>;
-  prompt: { name: string; reasons: string[]; details: Record<string, unknown> };
-  session?: { accountId?: string };
-  grantId?: string;
-}
-
-export interface GrantInstance {
-  addOIDCScope(scope: string): void;
-  addOIDCClaims(claims: string[]): void;
-  addResourceScope(resource: string, scope: string): void;
-  save(): Promise<string>;
-}
-
-export interface GrantConstructor {
-  new (options: { accountId: string; clientId: string }): GrantInstance;
-  find(id: string): Promise<GrantInstance | undefined>;
-}
-
-export type Account = { accountId: string; claims(): Promise<Record<string, unknown>> };
-
-/** The parts of oidc-provider's Koa context the configuration below reads. */
-interface ProviderContext {
-  path: string;
-  method: string;
-  status: number;
-  body: unknown;
-  ip: string;
-  get(header: string): string;
-  set(header: string, value: string): void;
-  type: string;
-  redirect(url: string): void;
-  cookies: { get(name: string, options?: { signed: boolean }): string | undefined };
-  response: { get(header: string): string };
-  oidc: {
-    route?: string;
-    params?: Record<string, unknown>;
-    client?: { clientId: string; clientAuthMethod: string };
-    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined; destroy?(): Promise<void> };
-    entities?: { RefreshToken?: { grantId?: string }; IdTokenHint?: { payload: Record<string, unknown> } };
-    result?: { login?: unknown };
-  };
-}
-
-/** A token oidc-provider is about to sign as an RFC 9068 JWT, and the payload it will sign. */
-interface StructuredAccessToken {
-  token: { jti: string; kind: string; grantId?: string; extra?: unknown; constructor: { IN_PAYLOAD: string[] } } & Record<string, unknown>;
-  payload: { iat: number; exp: number } & Record<string, unknown>;
-}
-
 
 /**
  * The OpenID Provider of CONTRACT 14: panva's certified oidc-provider, configured rather than rewritten. Its

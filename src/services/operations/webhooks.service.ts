@@ -13,29 +13,10 @@ import { AppError } from '../../http/app-error';
 import { OUTBOUND_MESSAGES, outboundUrlRefusal } from '../../http/outbound-url';
 import { createSealedBox } from '../../credentials/sealed-box';
 import { sendSigned } from './webhook-sender';
+import { TEST_EVENT, eventUser, type EventType } from './webhook-events';
+import { deliveryView, view, type DeliveryView, type WebhookView } from './webhook-views';
 
-/** CONTRACT 16: the events an endpoint may subscribe to (`*`: all of them). */
-export const EVENT_TYPES = [
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'user.email_verified',
-  'user.password_changed',
-  'user.two_factor_enabled',
-  'user.two_factor_disabled',
-  'session.created',
-  'session.revoked',
-  'session.reuse_detected',
-  'sign_in.failed',
-  'api_key.created',
-  'api_key.revoked',
-  'passkey.added',
-  'passkey.removed',
-  'users.imported',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-/** Sent to one endpoint on an admin's request, whatever it subscribes to. */
-export const TEST_EVENT = 'webhook.test';
+export type { DeliveryView, WebhookView } from './webhook-views';
 
 export const WEBHOOK_MESSAGES = {
   notFound: 'Webhook not found',
@@ -46,11 +27,6 @@ export const WEBHOOK_MESSAGES = {
   gone: 'the receiver answered 410 Gone',
   failingTooLong: 'every delivery failed for three days',
 } as const;
-
-/** How the user an event is about is named in it: never a hash, token or secret. */
-export function eventUser(user: { id: string; email: string; username: string; role: string }) {
-  return { id: user.id, email: user.email, username: user.username, role: user.role };
-}
 
 /** How long the previous secret signs beside the new one after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -66,60 +42,6 @@ export interface WebhookInput {
   events: string[];
   description?: string | null;
   active?: boolean;
-}
-
-export interface WebhookView {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  active: boolean;
-  disabledReason: string | null;
-  /** While a rotation's previous secret still signs: until when (ISO 8601). */
-  previousSecretUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface DeliveryView {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  responseStatus: number | null;
-  error: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-}
-
-function view(row: WebhookEndpoint): WebhookView {
-  const rotating = row.previousSecretUntil && row.previousSecretUntil > new Date() ? row.previousSecretUntil.toISOString() : null;
-  return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    events: row.events,
-    active: row.active,
-    disabledReason: row.disabledReason,
-    previousSecretUntil: rotating,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-function deliveryView(row: OutboxEntry): DeliveryView {
-  return {
-    id: row.id,
-    event: row.eventType,
-    status: row.status,
-    attempts: row.attempts,
-    responseStatus: row.responseStatus,
-    error: row.lastError,
-    createdAt: row.createdAt.toISOString(),
-    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
-    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
-  };
 }
 
 /** A fresh signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */

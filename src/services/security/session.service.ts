@@ -13,7 +13,8 @@ import type { ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
-import { eventUser, type Events } from '../operations/webhooks.service';
+import { eventUser } from '../operations/webhook-events';
+import type { Events } from '../operations/webhooks.service';
 import { BoundedMap } from '../../util/bounded-map';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
