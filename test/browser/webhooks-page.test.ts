@@ -7,6 +7,7 @@ import { browserSuite } from '../support/browser-suite';
 import { makeUser } from '../support/auth';
 import { assertAccessible } from '../support/axe';
 import { screenshot, signInThrough, submit } from '../support/admin-browser';
+import { removeAllWebhooks } from '../support/webhooks';
 import { outboxOf } from '../../src/app';
 
 /**
@@ -37,6 +38,7 @@ describe('the webhooks admin page in a real browser', function () {
     },
   });
   after(async () => {
+    await removeAllWebhooks(app);
     await outboxOf(app).stop();
     receiver.closeAllConnections();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));

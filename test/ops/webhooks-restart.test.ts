@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ctx, uniqueEmail } from '../support/context';
 import { createUserWithToken } from '../support/users';
+import { removeAllWebhooks } from '../support/webhooks';
 import { startService, type ServiceProcess } from '../support/service-process';
 
 /** Polls until `check` holds or the time is up; answers the last value read. */
@@ -64,6 +65,7 @@ describe('webhook deliveries survive a killed service process', function () {
       const row = await eventually(() => models.OutboxEntry.findByPk(failedOnce?.id as string), (entry) => entry?.status === 'delivered');
       assert.equal(row?.status, 'delivered');
     } finally {
+      await removeAllWebhooks(ctx().app);
       receiver.closeAllConnections();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }

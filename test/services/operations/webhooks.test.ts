@@ -9,6 +9,7 @@ import { buildApp, ctx, uniqueEmail } from '../../support/context';
 import { createUserWithToken } from '../../support/users';
 import { makeUser, nextClientIp, PASSWORD } from '../../support/auth';
 import { outboxOf } from '../../../src/app';
+import { removeAllWebhooks } from '../../support/webhooks';
 import { createOutbox } from '../../../src/services/operations/outbox';
 import { createWebhookService } from '../../../src/services/operations/webhooks.service';
 import { hashResetToken } from '../../../src/services/sign-in-methods/password-reset.service';
@@ -77,6 +78,7 @@ describe('webhooks (CONTRACT 16): signed, retried, durable', function () {
     outboxOf(ctx().app).start();
   });
   after(async () => {
+    await removeAllWebhooks(ctx().app);
     await outboxOf(ctx().app).stop();
     for (const server of opened) await server.close();
   });
