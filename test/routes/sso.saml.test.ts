@@ -91,4 +91,40 @@ describe('Single sign-on with SAML through the service (CONTRACT 15)', () => {
     assert.equal(noticeCode(res), 'sso_wrong_domain');
     assert.equal(setCookies(res).auth_token, undefined);
   });
+
+  describe('hostile input', () => {
+    const BILLION_LAUGHS = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;"><!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">&lol4;</samlp:Response>';
+    const XXE = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="x" InResponseTo="y">&xxe;</samlp:Response>';
+
+    /** A flow started as a browser would, with `SAMLResponse` posted to the ACS. */
+    async function post(samlResponse: string) {
+      const start = await request(ctx().app).get(`/auth/sso/${SLUG}`).expect(302);
+      return request(ctx().app).post(`/auth/sso/${SLUG}/acs`).set('Cookie', cookieHeader(start)).type('form').send({ SAMLResponse: samlResponse });
+    }
+
+    it('when the Response is entity expansion (billion laughs) or an external entity (XXE), then refused with no session, never a 5xx', async () => {
+      for (const xml of [BILLION_LAUGHS, XXE]) {
+        const res = await post(Buffer.from(xml).toString('base64'));
+        assert.equal(res.status, 302, res.text);
+        assert.ok(noticeCode(res), res.headers.location as string);
+        assert.equal(setCookies(res).auth_token, undefined);
+        assert.doesNotMatch(res.text, /root:/);
+      }
+    });
+
+    it('when the Response is 10 MB, then the body is refused (413), never read into a sign-in', async () => {
+      const res = await post(Buffer.alloc(10 * 1024 * 1024, 'A').toString('base64'));
+      assert.equal(res.status, 413, res.text.slice(0, 200));
+    });
+
+    it('when the metadata XML is malformed or carries entities, then adding the provider is a 400 naming it', async () => {
+      const admin = await tokenFor(await makeUser({ role: 'admin' }));
+      for (const metadataXml of ['<EntityDescriptor', BILLION_LAUGHS, XXE]) {
+        const res = await request(ctx().app).post('/api/sso/providers').set('Authorization', `Bearer ${admin}`)
+          .send({ slug: `bad${crypto.randomBytes(3).toString('hex')}`, name: 'Bad', protocol: 'saml', domains: [`bad-${crypto.randomBytes(3).toString('hex')}.test`], saml: { metadataXml } });
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(typeof res.body.error, 'string');
+      }
+    });
+  });
 });
