@@ -8,13 +8,11 @@
  * summary as the API's answer, as JSON, and exits 1 when any record failed. The activity row names no actor (`via: cli`).
  */
 const fs = require('node:fs');
-const path = require('node:path');
 const { pipeline } = require('node:stream/promises');
 const { Transform } = require('node:stream');
 const cliProgress = require('cli-progress');
 
-const DIST = path.resolve(__dirname, '..', 'dist');
-const load = (name) => require(path.join(DIST, name));
+const { load, withService } = require('./built-service');
 const USAGE = 'usage: users-transfer.js import <file> [--mode create|upsert] | export <file>';
 
 function parseArguments(argv) {
@@ -100,27 +98,12 @@ async function runExport(container, models, file) {
 
 async function main() {
   const { command, file, mode } = parseArguments(process.argv.slice(2));
-  const { loadConfig } = load('config/config');
   const { loadProfileDefinition } = load('config/auth-config');
-  const { createProcessLogger } = load('logger');
-  const { createSequelize } = load('db/sequelize');
-  const { migrate } = load('db/migrate');
-  const { defineModels } = load('models');
-  const { createStore } = load('store');
   const { createContainer } = load('container');
-
-  const config = loadConfig();
-  const logger = createProcessLogger(process.env.LOG_LEVEL || 'warn', config.logFormat);
-  const sequelize = createSequelize(config.databaseUrl, logger);
-  const store = await createStore(config.redisUrl, logger);
-  try {
-    await migrate(sequelize, logger);
-    const models = defineModels(sequelize);
+  return withService(async ({ config, logger, sequelize, models, store }) => {
     const container = createContainer({ config, logger, sequelize, models, store, profileDefinition: loadProfileDefinition(config.authConfigPath) });
-    return command === 'import' ? await runImport(container, file, mode) : await runExport(container, models, file);
-  } finally {
-    await Promise.allSettled([store.close(), sequelize.close()]);
-  }
+    return command === 'import' ? runImport(container, file, mode) : runExport(container, models, file);
+  });
 }
 
 main().then(

@@ -30,7 +30,7 @@ import { createOAuthService } from './services/sign-in-methods/oauth.service';
 import { createSsoProviderService } from './services/sso/sso-providers.service';
 import { createSsoAccountService } from './services/sso/sso-accounts.service';
 import { createSsoOidc } from './sign-in/sso/oidc.strategy';
-import { createSamlStrategy, parseSamlMetadata } from './sign-in/sso/saml.strategy';
+import { createSamlStrategy } from './sign-in/sso/saml.strategy';
 import { SsoSamlSignInStrategy } from './sign-in/sso/saml-sign-in.strategy';
 import { createSsoEnforcement } from './middleware/sso-enforcement';
 import { createPasskeyService } from './services/sign-in-methods/passkey.service';
@@ -171,7 +171,7 @@ export function createContainer(deps: AppDependencies) {
   const oauthProviders = createOAuthProviders({ config, plugins, store });
   const oauth = createOAuthService({ sequelize, models, users, activity, providers: oauthProviders, notices, verification: emailVerification });
   // CONTRACT 15: enterprise single sign-on; its identities are linked accounts (`sso:<slug>`) like OAuth's.
-  const ssoProviders = createSsoProviderService({ config, sequelize, models, activity, parseSamlMetadata });
+  const ssoProviders = createSsoProviderService({ config, sequelize, models, activity });
   const ssoAccounts = createSsoAccountService({ sequelize, models, users, activity, notices, verification: emailVerification });
   const ssoOidc = createSsoOidc({ config, store, providers: ssoProviders, accounts: ssoAccounts });
   const ssoEnforcement = createSsoEnforcement(ssoProviders);

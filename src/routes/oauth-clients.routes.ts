@@ -3,9 +3,8 @@ import { createApiRouter, validated } from '../http/api-router';
 import { createOAuthClientsController } from '../controllers/oauth-clients.controller';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { OAUTH_CLIENT_ENDPOINTS as doc } from '../schemas/oauth-clients.schemas';
+import { APPLICATIONS_PAGE } from '../controllers/admin/applications.controller';
 
-/** Where a page asking for a step-up comes back to. */
-export const APPLICATIONS_PAGE = '/admin/settings/applications';
 
 /**
  * CONTRACT 14: the applications that sign users in through this service, behind `manage:settings`. Reading is

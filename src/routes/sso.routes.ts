@@ -5,8 +5,7 @@ import { STRATEGY } from '../sign-in/passport';
 import { requireRecentSignIn } from '../middleware/step-up';
 import { createSsoController } from '../controllers/sso.controller';
 import { SSO_ENDPOINTS as doc } from '../schemas/sso.schemas';
-
-export const SSO_SETTINGS_PAGE = '/admin/settings/sso';
+import { SSO_SETTINGS_PAGE } from '../controllers/admin/sso-settings.controller';
 
 /**
  * CONTRACT 15: single sign-on through an organisation's identity provider. Mounted at /auth/sso. The callback is

@@ -29,7 +29,7 @@ describe('users:import and users:export (the command line)', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'users-cli-'));
     await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(dir, 'dist'), '--incremental', 'false', '--tsBuildInfoFile', 'null'], { cwd: ROOT });
     fs.mkdirSync(path.join(dir, 'scripts'));
-    fs.copyFileSync(path.join(ROOT, 'scripts', 'users-transfer.js'), path.join(dir, 'scripts', 'users-transfer.js'));
+    for (const script of ['users-transfer.js', 'built-service.js']) fs.copyFileSync(path.join(ROOT, 'scripts', script), path.join(dir, 'scripts', script));
     for (const shared of ['node_modules', 'migrations', 'views']) fs.symlinkSync(path.join(ROOT, shared), path.join(dir, shared));
     database = await createScratchDatabase('cli');
   });

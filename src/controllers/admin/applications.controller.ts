@@ -8,7 +8,9 @@ import { fieldErrors } from '../../http/validate';
 import { oauthClientCreate, oauthClientUpdate } from '../../schemas/oauth-clients.schemas';
 import { CLIENT_DEFAULTS, OIDC_GRANT_TYPES, OIDC_SCOPES, type ClientView } from '../../services/oidc-provider/oauth-clients.service';
 import { checkbox, formFields, lastValue } from './form-input';
-import { APPLICATIONS_PAGE } from '../../routes/oauth-clients.routes';
+
+/** The applications page; where a page asking for a step-up comes back to. */
+export const APPLICATIONS_PAGE = '/admin/settings/applications';
 
 const VIEWS = { list: 'admin/settings/applications', edit: 'admin/settings/application', secret: 'admin/settings/application-secret' } as const;
 const MESSAGES = {

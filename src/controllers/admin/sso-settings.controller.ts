@@ -7,7 +7,9 @@ import { withNotice } from '../../http/notices';
 import { parseOrThrow } from '../../http/validate';
 import { ROLES } from '../../models';
 import { SSO_ENDPOINTS, type SsoProviderChanges, type SsoProviderInput } from '../../schemas/sso.schemas';
-import { SSO_SETTINGS_PAGE } from '../../routes/sso.routes';
+
+/** The providers page; where a page asking for a step-up comes back to. */
+export const SSO_SETTINGS_PAGE = '/admin/settings/sso';
 
 const MESSAGES = { refused: 'Not saved: correct the marked fields.' } as const;
 

@@ -6,9 +6,9 @@ import { createSigningKeysCard } from '../../controllers/admin/signing-keys-card
 import { requireRecentSignIn } from '../../middleware/step-up';
 import { SETTINGS_PAGE } from '../settings.routes';
 import { createApplicationsPage } from '../../controllers/admin/applications.controller';
-import { APPLICATIONS_PAGE } from '../oauth-clients.routes';
+import { APPLICATIONS_PAGE } from '../../controllers/admin/applications.controller';
 import { createSsoSettingsPage } from '../../controllers/admin/sso-settings.controller';
-import { SSO_SETTINGS_PAGE } from '../sso.routes';
+import { SSO_SETTINGS_PAGE } from '../../controllers/admin/sso-settings.controller';
 import { createWebhooksPage } from '../../controllers/admin/webhooks-page.controller';
 import { WEBHOOKS_PAGE } from '../webhooks.routes';
 

@@ -7,22 +7,41 @@ import type { AdminAudit } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
 import { createSealedBox } from '../../credentials/sealed-box';
 import { transactionWithRetry } from '../../db/transaction-retry';
-import { discoverIssuer } from '../../sign-in/sso/oidc-issuer';
-import { ssoUrls } from '../../sign-in/sso/sso-urls';
-import type { SamlSettings } from '../../sign-in/sso/saml.strategy';
-import type { SamlInput, SsoProviderChanges, SsoProviderInput } from '../../schemas/sso.schemas';
+import { discoverIssuer } from './oidc-issuer';
+import { ssoUrls } from './sso-urls';
+import { parseSamlMetadata, type SamlSettings } from './saml-metadata';
 import type { ActivityService } from '../operations/activity.service';
 
 export const SSO_PROVIDER_MESSAGES = {
   notFound: 'Single sign-on provider not found',
   slugTaken: 'A single sign-on provider with this slug already exists',
   domainTaken: (domain: string) => `The domain ${domain} already belongs to another single sign-on provider`,
-  samlMetadataUnsupported: 'SAML metadata cannot be read yet: give entryPoint, idpEntityId and certificate',
   badCertificate: 'must be an X.509 certificate (PEM or base64)',
   secretUnreadable: 'The stored client secret cannot be opened (was JWT_SECRET changed?): enter it again',
 } as const;
 
 const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
+
+/** A SAML identity provider as an admin gives it: its metadata XML, or the three settings read from it. */
+export type SamlInput = { metadataXml: string } | { entryPoint: string; idpEntityId: string; certificate: string };
+
+/** What an admin sends to add a provider (validated at the edge: src/schemas/sso.schemas.ts). */
+export interface SsoProviderInput {
+  slug: string;
+  protocol: 'oidc' | 'saml';
+  name: string;
+  domains: string[];
+  enforce?: boolean;
+  autoCreate?: boolean;
+  defaultRole?: Role;
+  oidc?: { issuer: string; clientId: string; clientSecret: string; scopes?: string[] };
+  saml?: SamlInput;
+}
+
+/** What an admin sends to change a provider: any of its fields but slug and protocol; an absent client secret stays. */
+export type SsoProviderChanges = Partial<Omit<SsoProviderInput, 'slug' | 'protocol' | 'oidc'>> & {
+  oidc?: { issuer: string; clientId: string; clientSecret?: string; scopes?: string[] };
+};
 
 
 /** A provider row with the domains it owns, as sign-in reads it. */
@@ -64,8 +83,6 @@ export function createSsoProviderService(deps: {
   sequelize: Sequelize;
   models: Models;
   activity: ActivityService;
-  /** Reads IdP metadata XML into SAML settings (saml.strategy's parseSamlMetadata); throws a 400 when unusable. */
-  parseSamlMetadata?: (xml: string) => SamlSettings;
 }) {
   const { config, sequelize, models, activity } = deps;
   const secrets = createSealedBox({ secret: config.jwtSecret, salt: 'auth-service', info: 'sso-client-secret.v1', layout: 'tag-last' });
@@ -114,8 +131,7 @@ export function createSsoProviderService(deps: {
   function samlColumns(input: SamlInput) {
     let settings: SamlSettings;
     if ('metadataXml' in input) {
-      if (!deps.parseSamlMetadata) throw AppError.validation({ 'saml.metadataXml': SSO_PROVIDER_MESSAGES.samlMetadataUnsupported });
-      settings = deps.parseSamlMetadata(input.metadataXml);
+      settings = parseSamlMetadata(input.metadataXml);
     } else {
       settings = { ...input, certificate: certificatePem(input.certificate) };
     }

@@ -8,11 +8,11 @@ import { DOMParser } from '@xmldom/xmldom';
 import xpath from 'xpath';
 import type { KeyValueStore } from '../../store';
 import { StoreUnavailableError } from '../../store/key-value-store';
-import { samlUrls, type SamlSettings } from './saml-metadata';
+import { samlUrls, type SamlSettings } from '../../services/sso/saml-metadata';
 import { storeCacheProvider } from './saml-cache';
 import { SamlBrowserBinding } from './saml-binding';
 
-export { parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from './saml-metadata';
+export { parseSamlMetadata, samlMetadataXml, samlUrls, type SamlSettings } from '../../services/sso/saml-metadata';
 
 /** Who an enterprise identity provider says signed in; `subject` is the key it is known by there. */
 export interface SsoIdentity {

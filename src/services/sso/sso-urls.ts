@@ -1,4 +1,4 @@
-import { samlUrls } from './saml.strategy';
+import { samlUrls } from './saml-metadata';
 
 /** The service's side of a provider (CONTRACT 15): what an admin copies into the identity provider's settings. */
 export function ssoUrls(baseUrl: string, slug: string) {
