@@ -21,6 +21,7 @@ import { createGuards } from './middleware/guards';
 import { createAdminPages } from './middleware/admin-pages';
 import { createEmailQuota, createRateLimits } from './middleware/rate-limit';
 import { createMailer } from './services/operations/mailer';
+import { createMailOutbox } from './services/operations/mail-outbox';
 import { createPasswordResetService } from './services/sign-in-methods/password-reset.service';
 import { createOtpService } from './services/sign-in-methods/otp.service';
 import { createMagicLinkService } from './services/sign-in-methods/magic-link.service';
@@ -102,10 +103,11 @@ export function createContainer(deps: AppDependencies) {
   const dashboard = createDashboardService({ sequelize, models, rollup: activityRollup });
   const settings = createSettingsService({ config, models, activity, store, logger });
   const plugins = createPluginRegistry({ models, activity, allowPrivateOutbound: config.allowPrivateOutbound });
-  const mailer = createMailer({ config, logger, plugins, metrics });
-  // CONTRACT 16: durable work outside the request (webhook deliveries); server.ts starts and stops its worker.
+  // CONTRACT 16: durable work outside the request (webhook deliveries, mail); server.ts starts and stops its worker.
   const outbox = createOutbox({ sequelize, models, logger, onAttempt: (kind, outcome) => metrics.outboxAttempt(kind, outcome) });
   metrics.watchOutboxPending(outbox.pendingCounts);
+  // Every mail is recorded in the outbox and retried there; the transport is one attempt (SMTP_URL or the plugin).
+  const mailer = createMailOutbox({ config, models, outbox, transport: createMailer({ config, logger, plugins, metrics }), logger });
   // `events.record(type, data, { transaction })`: how any change fires an event (only when an endpoint listens).
   const webhooks = createWebhookService({ config, sequelize, models, store, outbox, activity, mailer, logger });
   const events = { record: webhooks.record, recordForUser: webhooks.recordForUser, listens: webhooks.listens };

@@ -4,7 +4,7 @@ import { adminAudit } from '../http/request-context';
 import type { PluginUpdate } from '../services/operations/plugin-registry';
 
 /** Handlers of the CONTRACT 4 plugins API; the registry masks secrets in every answer. */
-export function createPluginsController({ plugins }: Container) {
+export function createPluginsController({ plugins, mailer }: Container) {
   const list: RequestHandler = async (_req, res) => {
     res.json({ plugins: await plugins.list() });
   };
@@ -17,5 +17,9 @@ export function createPluginsController({ plugins }: Container) {
     res.json({ plugin: await plugins.update(req.params.name as string, req.body as PluginUpdate, adminAudit(req)) });
   };
 
-  return { list, get, update };
+  const outboundMail: RequestHandler = async (req, res) => {
+    res.json(await mailer.list(req.query as unknown as { page: number; limit: number }));
+  };
+
+  return { list, get, update, outboundMail };
 }

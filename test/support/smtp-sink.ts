@@ -22,6 +22,10 @@ export interface SmtpSink {
   url: string;
   port: number;
   messages: SinkMessage[];
+  /** While true, every message is refused with `451 4.3.0 try again later` (a mail service's temporary failure). */
+  refusing: boolean;
+  /** How many messages were refused so far. */
+  refused: number;
   /** Resolves with the first message (already received or arriving later) matching the predicate. */
   waitFor(predicate: (message: SinkMessage) => boolean, timeoutMs?: number): Promise<SinkMessage>;
   stop(): Promise<void>;
@@ -124,12 +128,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
   const waiters = new Set<{ predicate: (m: SinkMessage) => boolean; resolve: (m: SinkMessage) => void }>();
 
+  const state = { refusing: false, refused: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     // stop() should not wait long for a client that keeps its connection open.
     closeTimeout: 1000,
+    onMailFrom(_address, _session, callback) {
+      if (!state.refusing) return callback();
+      state.refused += 1;
+      callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -161,6 +171,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     port,
     messages,
+    get refusing() {
+      return state.refusing;
+    },
+    set refusing(value: boolean) {
+      state.refusing = value;
+    },
+    get refused() {
+      return state.refused;
+    },
     waitFor(predicate, timeoutMs = 5000) {
       const found = messages.find(predicate);
       if (found) return Promise.resolve(found);

@@ -25,6 +25,9 @@ const MESSAGES = {
 
 type Values = Record<string, unknown>;
 
+/** The newest outbound mails on the email page; the rest through GET /api/outbound-mail. */
+const OUTBOUND_MAIL_SHOWN = 20;
+
 interface PageState {
   values: Values;
   /** Secret settings that hold a stored value (drawn as blank fields that keep it). */
@@ -63,7 +66,8 @@ export function createPluginsPages(container: Container) {
   /** What only one plugin's page shows beside its settings. */
   async function extras(name: PluginName, state: PageState, req: Request): Promise<Values> {
     if (name === 'email') {
-      return { envSmtp: Boolean(config.smtpUrl), envFrom: config.emailFrom ?? null, mailReady: await mailer.isConfigured(), adminEmail: (req.user as Express.User).email };
+      const [mailReady, outbound] = await Promise.all([mailer.isConfigured(), mailer.list({ page: 1, limit: OUTBOUND_MAIL_SHOWN })]);
+      return { envSmtp: Boolean(config.smtpUrl), envFrom: config.emailFrom ?? null, mailReady, adminEmail: (req.user as Express.User).email, outbound };
     }
     if (name === 'oauth-providers') {
       return { providers: OAUTH_PROVIDERS, callbackUrls: Object.fromEntries(OAUTH_PROVIDERS.map((provider) => [provider, oauthProviders.callbackUrl(provider)])) };

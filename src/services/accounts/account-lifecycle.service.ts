@@ -10,7 +10,7 @@ import { AppError } from '../../http/app-error';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { renderAccountLinkEmail } from '../../mail/account-link-email';
 import type { ActivityService } from '../operations/activity.service';
-import type { Mailer } from '../operations/mailer';
+import type { MailOutbox } from '../operations/mail-outbox';
 import type { EmailQuota } from '../operations/email-quota';
 import type { SecurityNotices } from '../security/security-notices';
 import type { SessionService } from '../security/session.service';
@@ -53,7 +53,7 @@ export function createAccountLifecycleService(deps: {
   events: Pick<Events, 'record'>;
   userSessions: Pick<SessionService, 'revokeAll' | 'list'>;
   links: EmailLinks;
-  mailer: Mailer;
+  mailer: Pick<MailOutbox, 'send'>;
   notices: Pick<SecurityNotices, 'send'>;
   activity: ActivityService;
   logger: Logger;
@@ -93,7 +93,8 @@ export function createAccountLifecycleService(deps: {
         }
         if (await models.User.findOne({ attributes: ['id'], where: { email: newEmail } })) return;
         const url = await links.create(user.id, 'change', { newEmail, sessionId: sessionId ?? null });
-        await mailer.send({ to: newEmail, ...renderAccountLinkEmail('change', { url, email: newEmail, expiresInHours: EMAIL_LINK_TTL_SECONDS / 3600 }) });
+        const expiresAt = new Date(Date.now() + EMAIL_LINK_TTL_SECONDS * 1000);
+        await mailer.send({ to: newEmail, ...renderAccountLinkEmail('change', { url, email: newEmail, expiresInHours: EMAIL_LINK_TTL_SECONDS / 3600 }) }, { expiresAt });
       } catch (err) {
         log.error({ err: (err as Error).message, userId: user.id }, 'could not send an email change link');
       }

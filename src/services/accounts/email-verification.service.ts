@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/request-context';
 import type { TokenService } from '../../sessions/token.service';
 import type { AuthUser } from '../../sessions/auth-user';
 import type { ActivityService } from '../operations/activity.service';
-import type { Mailer } from '../operations/mailer';
+import type { MailOutbox } from '../operations/mail-outbox';
 import type { SettingsService } from '../operations/settings.service';
 import { EMAIL_LINK_TTL_SECONDS, type EmailLinks } from './email-links';
 import { createBackgroundWork } from '../operations/background-work';
@@ -43,7 +43,7 @@ export function createEmailVerificationService(deps: {
   sequelize: Sequelize;
   models: Models;
   store: KeyValueStore;
-  mailer: Mailer;
+  mailer: Pick<MailOutbox, 'send' | 'isConfigured'>;
   links: EmailLinks;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   tokens: Pick<TokenService, 'userChanged'>;
@@ -78,7 +78,8 @@ export function createEmailVerificationService(deps: {
           return;
         }
         const url = await links.create(user.id, 'verify');
-        await mailer.send({ to: user.email, ...renderAccountLinkEmail('verify', { url, email: user.email, expiresInHours: EMAIL_LINK_TTL_SECONDS / 3600 }) });
+        const expiresAt = new Date(Date.now() + EMAIL_LINK_TTL_SECONDS * 1000);
+        await mailer.send({ to: user.email, ...renderAccountLinkEmail('verify', { url, email: user.email, expiresInHours: EMAIL_LINK_TTL_SECONDS / 3600 }) }, { expiresAt });
       } catch (err) {
         log.error({ err: (err as Error).message, userId: user.id }, 'could not send a verification link');
       }

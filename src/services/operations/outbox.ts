@@ -16,11 +16,23 @@ export type AttemptOutcome =
 export type OutboxHandler = (entry: OutboxEntry) => Promise<AttemptOutcome>;
 
 export interface NewOutboxEntry {
+  /** Given when the payload is bound to it (a mail's sealed body); a fresh one otherwise. */
+  id?: string;
   kind: OutboxKind;
   eventType: string;
   payload: string;
   endpointId?: string | null;
   expiresAt?: Date | null;
+  /**
+   * Leased to this instance from the start: its first attempt is made here right away (`attemptNow`), without
+   * waiting for a worker's poll; should this instance die first, the lease runs out and any worker takes it.
+   */
+  claimHere?: boolean;
+}
+
+export interface KindOptions {
+  /** What the payload becomes once the entry is delivered or failed: what it carried is of no more use. */
+  redactWhenDone?: (payload: string) => string;
 }
 
 /** The first retry comes within this (full jitter: anywhere below it); each later one may wait twice as long. */
@@ -59,7 +71,7 @@ export function newOutboxId(): string {
 export function createOutbox(deps: { sequelize: Sequelize; models: Models; logger: Logger; onAttempt?: (kind: OutboxKind, outcome: AttemptOutcome['outcome']) => void }) {
   const { sequelize, models } = deps;
   const log = deps.logger.child({ component: 'outbox' });
-  const handlers = new Map<OutboxKind, OutboxHandler>();
+  const handlers = new Map<OutboxKind, { handler: OutboxHandler; options: KindOptions }>();
   const skipLocked = sequelize.getDialect() !== 'sqlite';
 
   let stopped = true;
@@ -69,22 +81,25 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
   let rerun = false;
 
   /** Records entries in the caller's transaction; the worker of this instance looks as soon as it commits. */
-  async function add(entries: NewOutboxEntry[], transaction?: Transaction | null): Promise<string[]> {
+  async function add(entries: NewOutboxEntry[], transaction?: Transaction | null): Promise<OutboxEntry[]> {
     if (entries.length === 0) return [];
     const now = new Date();
     const rows = entries.map((entry) => ({
-      id: newOutboxId(),
+      id: entry.id ?? newOutboxId(),
       kind: entry.kind,
       eventType: entry.eventType,
       payload: entry.payload,
       endpointId: entry.endpointId ?? null,
       expiresAt: entry.expiresAt ?? null,
       nextAttemptAt: now,
+      claimedUntil: entry.claimHere ? new Date(now.getTime() + LEASE_MS) : null,
     }));
-    await models.OutboxEntry.bulkCreate(rows, { transaction: transaction ?? undefined });
-    if (transaction) transaction.afterCommit(nudge);
-    else nudge();
-    return rows.map((row) => row.id);
+    const created = await models.OutboxEntry.bulkCreate(rows, { transaction: transaction ?? undefined });
+    if (entries.some((entry) => !entry.claimHere)) {
+      if (transaction) transaction.afterCommit(nudge);
+      else nudge();
+    }
+    return created;
   }
 
   /** Due, unclaimed rows, leased to this instance for LEASE_MS. */
@@ -105,11 +120,13 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
     });
   }
 
-  async function attempt(entry: OutboxEntry): Promise<void> {
-    const handler = handlers.get(entry.kind);
+  /** Attempts one entry this instance holds and records how it went; answers the entry's status after it. */
+  async function attempt(entry: OutboxEntry): Promise<OutboxEntry['status']> {
+    const kind = handlers.get(entry.kind);
     let result: AttemptOutcome;
     try {
-      result = handler ? await handler(entry) : { outcome: 'retry', error: `no handler for ${entry.kind}` };
+      if (entry.expiresAt && entry.expiresAt <= new Date()) result = { outcome: 'failed', error: 'expired: what it carries is no longer valid' };
+      else result = kind ? await kind.handler(entry) : { outcome: 'retry', error: `no handler for ${entry.kind}` };
     } catch (err) {
       log.error({ id: entry.id, kind: entry.kind, err: { message: (err as Error).message } }, 'outbox handler threw');
       result = { outcome: 'retry', error: 'delivery failed' };
@@ -126,12 +143,23 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
       status = nextAttemptAt > giveUpAt ? 'failed' : 'pending';
     }
     const error = result.outcome === 'delivered' ? null : result.error.slice(0, MAX_ERROR_LENGTH);
+    const redact = status !== 'pending' ? kind?.options.redactWhenDone : undefined;
     await models.OutboxEntry.update(
-      { status, attempts, nextAttemptAt, claimedUntil: null, lastAttemptAt: now, responseStatus: result.responseStatus ?? null, lastError: error },
+      {
+        status,
+        attempts,
+        nextAttemptAt,
+        claimedUntil: null,
+        lastAttemptAt: now,
+        responseStatus: result.responseStatus ?? null,
+        lastError: error,
+        ...(redact ? { payload: redact(entry.payload) } : {}),
+      },
       { where: { id: entry.id } },
     );
     deps.onAttempt?.(entry.kind, status === 'failed' ? 'failed' : result.outcome);
     if (result.outcome !== 'delivered') log.warn({ id: entry.id, kind: entry.kind, type: entry.eventType, attempts, status, error }, 'outbox attempt failed');
+    return status;
   }
 
   /** One round: claims what is due and attempts it; the number of rows attempted. */
@@ -205,9 +233,14 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
     pendingCounts,
     runOnce,
     nudge,
+    /**
+     * The first attempt of an entry added with `claimHere`, made by this instance at once (after the commit of
+     * the transaction that added it); later ones are the workers'. Answers the entry's status after it.
+     */
+    attemptNow: attempt,
     /** Registers how entries of a kind are delivered (one handler per kind). */
-    handle(kind: OutboxKind, handler: OutboxHandler): void {
-      handlers.set(kind, handler);
+    handle(kind: OutboxKind, handler: OutboxHandler, options: KindOptions = {}): void {
+      handlers.set(kind, { handler, options });
     },
     /** Starts polling (server.ts; tests that need deliveries). */
     start(): void {

@@ -20,6 +20,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * and a used reset token (kept with its used_at) goes at the next run.
  */
 const EXPIRED_GRACE_MS = DAY_MS;
+/** How long the delivery log keeps a finished delivery or mail (a pending one stays until it is finished). */
+const FINISHED_OUTBOX_DAYS = 30;
 
 /**
  * What retention deletes. Revoked token ids (`revoked_tokens`) are not here: src/sessions/revocations.ts prunes
@@ -45,6 +47,12 @@ export function retentionRules(models: Models, settings: { activityRetentionDays
     },
     // Email verification and change links (single use: a claimed one is deleted), a day past their end.
     { name: 'email_tokens', model: models.EmailToken, expired: (now) => ({ expiresAt: { [Op.lt]: graceCutoff(now) } }) },
+    // Webhook deliveries and mails a month after they were delivered or given up: the delivery log's history.
+    {
+      name: 'outbox',
+      model: models.OutboxEntry,
+      expired: (now) => ({ status: { [Op.ne]: 'pending' }, updatedAt: { [Op.lt]: new Date(now.getTime() - FINISHED_OUTBOX_DAYS * DAY_MS) } }),
+    },
     // A session a day past its end or its sign-out: its tokens died with it (revocation marks outlive it on their own).
     {
       name: 'sessions',

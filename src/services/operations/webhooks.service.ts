@@ -231,8 +231,8 @@ export function createWebhookService(deps: {
     const row = await find(id);
     if (!row.active) throw AppError.conflict(WEBHOOK_MESSAGES.disabled);
     const payload = body(TEST_EVENT, { webhook: { id: row.id, url: row.url }, actor: audit.actor });
-    const [deliveryId] = await outbox.add([{ kind: 'webhook', eventType: TEST_EVENT, payload, endpointId: row.id }]);
-    return deliveryView((await models.OutboxEntry.findByPk(deliveryId)) as OutboxEntry);
+    const [delivery] = await outbox.add([{ kind: 'webhook', eventType: TEST_EVENT, payload, endpointId: row.id }]);
+    return deliveryView((await models.OutboxEntry.findByPk(delivery.id)) as OutboxEntry);
   }
 
   /** One page of an endpoint's deliveries, newest first. */

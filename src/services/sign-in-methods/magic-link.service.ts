@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import type { Models } from '../../models';
-import type { Mailer } from '../operations/mailer';
+import type { MailOutbox, RecordedMail } from '../operations/mail-outbox';
 import type { EmailQuota } from '../operations/email-quota';
 import type { SettingsService } from '../operations/settings.service';
 import type { UserService } from '../accounts/user.service';
@@ -47,7 +47,7 @@ export function createMagicLinkService(deps: {
   sequelize: Sequelize;
   models: Models;
   authUsers: AuthUserRecords;
-  mailer: Mailer;
+  mailer: Pick<MailOutbox, 'isConfigured' | 'record' | 'attempt'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'signUp'>;
   /** Links per address (3 per 15 minutes, as reset mails): past it the request is answered the same, and no mail goes out. */
@@ -81,18 +81,16 @@ export function createMagicLinkService(deps: {
   async function issueAndSend(email: string, userEpoch: number, callbackURL: string | null): Promise<void> {
     try {
       const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
-      const now = Date.now();
+      const expiresAt = new Date(Date.now() + MAGIC_LINK_TTL_SECONDS * 1000);
+      const message = { to: email, ...renderMagicLinkEmail({ url: linkFor(token, callbackURL), expiresInMinutes: MAGIC_LINK_TTL_SECONDS / 60 }) };
       // The email's older links go in the same transaction: a mailbox read later, or a link left in an
-      // older mail, no longer signs in once a newer one exists.
-      await transactionWithRetry(sequelize, async (transaction) => {
+      // older mail, no longer signs in once a newer one exists. The mail is recorded with the link it carries.
+      const mail = await transactionWithRetry(sequelize, async (transaction): Promise<RecordedMail> => {
         await models.AuthVerification.destroy({ where: { identifier: email }, transaction });
-        await models.AuthVerification.create(
-          { id: crypto.randomUUID(), identifier: email, value: hashToken(token), userEpoch, expiresAt: new Date(now + MAGIC_LINK_TTL_SECONDS * 1000) },
-          { transaction },
-        );
+        await models.AuthVerification.create({ id: crypto.randomUUID(), identifier: email, value: hashToken(token), userEpoch, expiresAt }, { transaction });
+        return mailer.record(message, { expiresAt, transaction });
       });
-      const mail = renderMagicLinkEmail({ url: linkFor(token, callbackURL), expiresInMinutes: MAGIC_LINK_TTL_SECONDS / 60 });
-      await mailer.send({ to: email, ...mail });
+      await mailer.attempt(mail);
     } catch (err) {
       log.error({ err: { message: (err as Error).message } }, 'could not issue a magic link');
     }

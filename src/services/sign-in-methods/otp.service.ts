@@ -7,7 +7,7 @@ import type { Models } from '../../models';
 import type { KeyValueStore, CounterState } from '../../store';
 import { MemoryStore } from '../../store/memory-store';
 import type { OtpLoginSettings } from '../../plugins/otp-login.plugin';
-import type { Mailer } from '../operations/mailer';
+import type { MailOutbox } from '../operations/mail-outbox';
 import type { SettingsService } from '../operations/settings.service';
 import type { UserService } from '../accounts/user.service';
 import { normalizeEmail } from '../accounts/user.service';
@@ -69,7 +69,7 @@ export function createOtpService(deps: {
   models: Models;
   authUsers: AuthUserRecords;
   store: KeyValueStore;
-  mailer: Mailer;
+  mailer: Pick<MailOutbox, 'send' | 'isConfigured'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   users: Pick<UserService, 'signUp'>;
   /** The per-account throttle password sign-in uses: wrong codes count in the same counter. */
@@ -126,9 +126,9 @@ export function createOtpService(deps: {
     return rate;
   }
 
-  async function deliver(email: string, code: string, settings: OtpLoginSettings): Promise<void> {
+  async function deliver(email: string, code: string, settings: OtpLoginSettings, expiresAt: Date): Promise<void> {
     try {
-      await mailer.send({ to: email, ...renderOtpEmail(settings, { code }) });
+      await mailer.send({ to: email, ...renderOtpEmail(settings, { code }) }, { expiresAt });
     } catch (err) {
       log.error({ err: { message: (err as Error).message } }, 'could not send a one-time code');
     }
@@ -158,7 +158,7 @@ export function createOtpService(deps: {
       await models.OtpCode.destroy({ where: { userEmail: email }, transaction });
       await models.OtpCode.create({ id, userEmail: email, code: hashCode(id, code), expiresAt: nowSeconds() + expiresIn }, { transaction });
     });
-    if (eligible) background.start(() => deliver(email, code, settings));
+    if (eligible) background.start(() => deliver(email, code, settings, new Date(Date.now() + expiresIn * 1000)));
     return { expiresIn, rate };
   }
 

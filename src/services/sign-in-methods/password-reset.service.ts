@@ -6,7 +6,7 @@ import type { Config } from '../../config/config';
 import type { Models, User } from '../../models';
 import type { RequestContext } from '../../http/request-context';
 import type { ActivityService } from '../operations/activity.service';
-import type { Mailer } from '../operations/mailer';
+import type { MailOutbox } from '../operations/mail-outbox';
 import { AppError } from '../../http/app-error';
 import { refuseWeakPassword } from '../../credentials/password-quality';
 import { createBackgroundWork } from '../operations/background-work';
@@ -33,7 +33,7 @@ export interface PasswordResetDeps {
   sequelize: Sequelize;
   models: Models;
   activity: ActivityService;
-  mailer: Mailer;
+  mailer: Pick<MailOutbox, 'isConfigured' | 'record' | 'attempt'>;
   logger: Logger;
   /** Hashes a new password the way sign-in checks it (the password service). */
   hashPassword(password: string): Promise<string>;
@@ -72,20 +72,9 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         return;
       }
       const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
-      await sequelize.transaction(async (transaction) => {
-        await models.PasswordResetToken.destroy({ where: { userId: user.id }, transaction });
-        await models.PasswordResetToken.create(
-          {
-            id: crypto.randomUUID(),
-            userId: user.id,
-            tokenHash: hashResetToken(token),
-            expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_SECONDS * 1000),
-          },
-          { transaction },
-        );
-      });
+      const expiresAt = new Date(Date.now() + RESET_TOKEN_TTL_SECONDS * 1000);
       const link = resetLink(token);
-      await mailer.send({
+      const message = {
         to: user.email,
         subject: 'Reset your password',
         text:
@@ -96,7 +85,14 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
           `<p>Someone asked to reset the password of your account (${escapeHtml(user.email)}).</p>` +
           `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link is valid for one hour).</p>` +
           `<p>If you did not ask for this, ignore this message: your password stays unchanged.</p>`,
+      };
+      // The mail is recorded with the token it carries: both commit, or neither.
+      const mail = await sequelize.transaction(async (transaction) => {
+        await models.PasswordResetToken.destroy({ where: { userId: user.id }, transaction });
+        await models.PasswordResetToken.create({ id: crypto.randomUUID(), userId: user.id, tokenHash: hashResetToken(token), expiresAt }, { transaction });
+        return mailer.record(message, { expiresAt, transaction });
       });
+      await mailer.attempt(mail);
     } catch (err) {
       log.error({ err: (err as Error).message, userId: user.id }, 'could not prepare a password reset');
     }
