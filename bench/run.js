@@ -3,7 +3,7 @@
  * Benchmark (not a test): `npm run bench` (builds first) or `node bench/run.js` after `npm run build`.
  * Every target of issue 13 is a ratio or a bound measured in this one run; rounds alternate between the
  * service and its baseline so background load hits both alike, and each figure is the median of the
- * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,oidc,miss,growth,flood,import,dashboard):
+ * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,oidc,miss,growth,flood,import,dashboard,webhooks):
  *
  *   start   node dist/server.js → GET /health 200, migrations current (median of 3 starts)   ≤ 1 s
  *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 1.0 / ≥ 1.0,
@@ -36,6 +36,10 @@
  *   import  reported only: 100,000 users with bcrypt hashes imported into SQLite by POST /api/users/import (NDJSON,
  *           streamed), 1,000,000 into MariaDB when BENCH_MYSQL_URL answers (BENCH_IMPORT_USERS, BENCH_IMPORT_USERS_MYSQL;
  *           0 skips MariaDB); users per second, and the peak RSS then and while a 50 MB body is read (CONTRACT 17: ≤ 200 MiB)
+ *
+ *   webhooks  1,000 events/s (BENCH_WEBHOOK_RATE) for 30 s (BENCH_WEBHOOK_SECONDS) written to the outbox as the service's
+ *           transactions write them, delivered by the service's worker to an https receiver on loopback answering 200:
+ *           events per second delivered and latency p99 ≤ 2 s (issue 51); SQLite, then MariaDB when it answers
  *
  *   dashboard  1,000,000 users and 10,000,000 activity rows on MariaDB (BENCH_DASHBOARD_USERS, BENCH_DASHBOARD_ACTIVITY),
  *           filled by INSERT … SELECT from the sequence engine; p99 of GET /admin as an admin (200 requests,
@@ -77,6 +81,7 @@ const { measureFlood } = require('./steps/flood');
 const { measureOidc } = require('./steps/oidc');
 const { measureImport } = require('./steps/import');
 const { measureDashboard } = require('./steps/dashboard');
+const { measureWebhooks } = require('./steps/webhooks');
 const { report } = require('./report');
 
 async function main() {
@@ -169,6 +174,10 @@ async function main() {
 
     if (step('dashboard')) {
       results.dashboard = await measureDashboard(dir);
+    }
+
+    if (step('webhooks')) {
+      results.webhooks = await measureWebhooks(dir);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

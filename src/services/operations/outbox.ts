@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Op, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Models } from '../../models';
-import type { OutboxEntry, OutboxKind } from '../../models/outbox';
+import type { OutboxEntry, OutboxKind, OutboxStatus } from '../../models/outbox';
 
 /**
  * What one attempt came to. `retry`: try again later (until the entry's day is over or what it carries
@@ -43,8 +43,13 @@ const RETRY_CAP_MS = 4 * 3_600_000;
 const GIVE_UP_AFTER_MS = 24 * 3_600_000;
 /** A claim is this instance's for this long; a dead instance's rows are claimed again after it. */
 const LEASE_MS = 60_000;
-/** Rows claimed per round; their deliveries run side by side. */
-const BATCH = 10;
+/**
+ * Rows claimed per round; their deliveries run side by side (webhook requests share kept-alive connections per
+ * receiver). A round is as slow as its slowest attempt, so a hanging receiver holds up at most this many.
+ */
+const BATCH = 100;
+/** Rounds in flight at once: the next claim need not wait for the slowest receiver of the round before. */
+const MAX_ROUNDS = 3;
 /** An idle worker polls after this, doubling up to IDLE_MAX_MS; a nudge (a commit here) or work resets it. */
 const IDLE_MIN_MS = 200;
 /** With the first retry's wait below RETRY_BASE_MS, a poll this often keeps it within 10 s. */
@@ -77,7 +82,8 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   let idleDelay = IDLE_MIN_MS;
-  let current: Promise<void> | undefined;
+  /** Rounds in flight: at most MAX_ROUNDS, so one round's claim overlaps another's deliveries. */
+  const rounds = new Set<Promise<void>>();
   let rerun = false;
 
   /** Records entries in the caller's transaction; the worker of this instance looks as soon as it commits. */
@@ -120,8 +126,20 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
     });
   }
 
-  /** Attempts one entry this instance holds and records how it went; answers the entry's status after it. */
-  async function attempt(entry: OutboxEntry): Promise<OutboxEntry['status']> {
+  /** How one attempt went, and what the entry's row becomes. */
+  interface Settled {
+    entry: OutboxEntry;
+    outcome: AttemptOutcome['outcome'];
+    status: OutboxStatus;
+    at: Date;
+    nextAttemptAt: Date;
+    responseStatus: number | null;
+    error: string | null;
+    payload?: string;
+  }
+
+  /** Attempts one entry this instance holds (never throws); nothing is written yet. */
+  async function settle(entry: OutboxEntry): Promise<Settled> {
     const kind = handlers.get(entry.kind);
     let result: AttemptOutcome;
     try {
@@ -131,41 +149,73 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
       log.error({ id: entry.id, kind: entry.kind, err: { message: (err as Error).message } }, 'outbox handler threw');
       result = { outcome: 'retry', error: 'delivery failed' };
     }
-    const now = new Date();
-    const attempts = entry.attempts + 1;
-    let status = entry.status;
+    const at = new Date();
+    let status: OutboxStatus = result.outcome === 'delivered' ? 'delivered' : 'failed';
     let nextAttemptAt = entry.nextAttemptAt;
-    if (result.outcome === 'delivered') status = 'delivered';
-    else if (result.outcome === 'failed') status = 'failed';
-    else {
-      nextAttemptAt = new Date(now.getTime() + retryDelayMs(attempts));
+    if (result.outcome === 'retry') {
+      nextAttemptAt = new Date(at.getTime() + retryDelayMs(entry.attempts + 1));
       const giveUpAt = entry.expiresAt ?? new Date(entry.createdAt.getTime() + GIVE_UP_AFTER_MS);
       status = nextAttemptAt > giveUpAt ? 'failed' : 'pending';
     }
     const error = result.outcome === 'delivered' ? null : result.error.slice(0, MAX_ERROR_LENGTH);
     const redact = status !== 'pending' ? kind?.options.redactWhenDone : undefined;
-    await models.OutboxEntry.update(
-      {
-        status,
-        attempts,
-        nextAttemptAt,
-        claimedUntil: null,
-        lastAttemptAt: now,
-        responseStatus: result.responseStatus ?? null,
-        lastError: error,
-        ...(redact ? { payload: redact(entry.payload) } : {}),
-      },
-      { where: { id: entry.id } },
-    );
     deps.onAttempt?.(entry.kind, status === 'failed' ? 'failed' : result.outcome);
-    if (result.outcome !== 'delivered') log.warn({ id: entry.id, kind: entry.kind, type: entry.eventType, attempts, status, error }, 'outbox attempt failed');
-    return status;
+    if (result.outcome !== 'delivered') log.warn({ id: entry.id, kind: entry.kind, type: entry.eventType, attempts: entry.attempts + 1, status, error }, 'outbox attempt failed');
+    return { entry, outcome: result.outcome, status, at, nextAttemptAt, responseStatus: result.responseStatus ?? null, error, payload: redact?.(entry.payload) };
   }
 
-  /** One round: claims what is due and attempts it; the number of rows attempted. */
-  async function runOnce(): Promise<number> {
+  /**
+   * Records attempts. Plain deliveries (the bulk of a busy round) that got the same answer share one UPDATE;
+   * anything else (a retry's time, an error, a redacted payload) is written row by row. `attempts + 1` is
+   * exact: the rows are this instance's (claimed) until this write releases them.
+   */
+  async function save(settled: Settled[]): Promise<void> {
+    const plain = new Map<number | null, Settled[]>();
+    const single: Settled[] = [];
+    for (const one of settled) {
+      if (one.status === 'delivered' && one.payload === undefined) plain.set(one.responseStatus, [...(plain.get(one.responseStatus) ?? []), one]);
+      else single.push(one);
+    }
+    const released = { claimedUntil: null, attempts: sequelize.literal('attempts + 1') as unknown as number };
+    await Promise.all([
+      ...[...plain].map(([responseStatus, group]) =>
+        models.OutboxEntry.update(
+          { ...released, status: 'delivered', lastAttemptAt: group[group.length - 1].at, responseStatus, lastError: null },
+          { where: { id: group.map((one) => one.entry.id) } },
+        ),
+      ),
+      ...single.map((one) =>
+        models.OutboxEntry.update(
+          {
+            ...released,
+            status: one.status,
+            nextAttemptAt: one.nextAttemptAt,
+            lastAttemptAt: one.at,
+            responseStatus: one.responseStatus,
+            lastError: one.error,
+            ...(one.payload !== undefined ? { payload: one.payload } : {}),
+          },
+          { where: { id: one.entry.id } },
+        ),
+      ),
+    ]);
+  }
+
+  /** Attempts one entry this instance holds and records how it went; answers the entry's status after it. */
+  async function attempt(entry: OutboxEntry): Promise<OutboxStatus> {
+    const settled = await settle(entry);
+    await save([settled]);
+    return settled.status;
+  }
+
+  /**
+   * One round: claims what is due, attempts it side by side and records the outcomes; the number of rows
+   * attempted. `claimed` hears how many were claimed before the attempts start.
+   */
+  async function runOnce(claimed?: (count: number) => void): Promise<number> {
     const rows = await claim();
-    await Promise.all(rows.map(attempt));
+    claimed?.(rows.length);
+    await save(await Promise.all(rows.map(settle)));
     return rows.length;
   }
 
@@ -177,15 +227,16 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
   }
 
   function tick(): void {
-    if (current) {
+    if (rounds.size >= MAX_ROUNDS) {
       rerun = true;
       return;
     }
     rerun = false;
-    current = runOnce()
+    // A full batch claimed: more may be due at once, so the next round claims while this one delivers.
+    const round = runOnce((count) => count >= BATCH && schedule(0))
       .then(
         (count) => {
-          // A full batch: more may be due at once. Otherwise poll later, less often while nothing comes.
+          // Poll later, less often while nothing comes.
           idleDelay = count > 0 ? IDLE_MIN_MS : Math.min(idleDelay * 2, IDLE_MAX_MS);
           if (count >= BATCH) rerun = true;
         },
@@ -195,16 +246,17 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
         },
       )
       .finally(() => {
-        current = undefined;
+        rounds.delete(round);
         schedule(rerun ? 0 : idleDelay);
       });
+    rounds.add(round);
   }
 
   /** Something was committed on this instance: look now rather than at the next poll. */
   function nudge(): void {
     idleDelay = IDLE_MIN_MS;
     if (stopped) return;
-    if (current) rerun = true;
+    if (rounds.size >= MAX_ROUNDS) rerun = true;
     else schedule(0);
   }
 
@@ -252,7 +304,7 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
     async stop(): Promise<void> {
       stopped = true;
       clearTimeout(timer);
-      await current;
+      await Promise.all([...rounds]);
     },
   };
 }

@@ -4,6 +4,16 @@ import { urlToHttpOptions } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { publicOnlyConnection } from '../../http/outbound-url';
 
+/**
+ * Connections to receivers are kept open between deliveries: a busy outbox sends many events to the same few
+ * endpoints, and a TLS handshake per event would cost more than the event. A kept socket was judged public when
+ * it connected (the lookup below runs per new connection), so reusing it dials nothing new. maxFreeSockets is as
+ * high as maxSockets: a round of deliveries ends with every socket idle at once, and closing most of them then
+ * would mean a handshake each in the next round.
+ */
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 32, maxFreeSockets: 32, timeout: 60_000 };
+const agents = { 'http:': new http.Agent(AGENT_OPTIONS), 'https:': new https.Agent(AGENT_OPTIONS) };
+
 /** What the receiver answered, or why nothing came back. */
 export type SendResult = { status: number } | { status: null; error: string };
 
@@ -50,7 +60,7 @@ export function sendSigned(request: SignedRequest, options: { timeoutMs: number;
     };
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(
-      { ...urlToHttpOptions(url), ...connection, method: 'POST', headers, signal: AbortSignal.timeout(options.timeoutMs) },
+      { ...urlToHttpOptions(url), ...connection, agent: agents[url.protocol as keyof typeof agents], method: 'POST', headers, signal: AbortSignal.timeout(options.timeoutMs) },
       (res) => {
         res.on('error', () => resolve({ status: null, error: 'answer cut off' }));
         res.on('end', () => resolve({ status: res.statusCode ?? 0 }));

@@ -85,6 +85,7 @@ export function createWebhookService(deps: {
   /** After a committed change to endpoints: every instance reads them again on its next event. */
   async function changed(): Promise<void> {
     copy = undefined;
+    sending = undefined;
     try {
       await store.set(VERSION_KEY, crypto.randomUUID(), VERSION_TTL_SECONDS);
     } catch (err) {
@@ -271,14 +272,46 @@ export function createWebhookService(deps: {
     await Promise.all(admins.map((admin) => mailer.send({ to: admin.email, subject: 'A webhook endpoint was disabled', text })));
   }
 
-  /** The outbox's handler for webhook deliveries. */
-  async function deliver(entry: OutboxEntry): Promise<AttemptOutcome> {
-    const endpoint = entry.endpointId ? await models.WebhookEndpoint.findByPk(entry.endpointId) : null;
-    if (!endpoint) return { outcome: 'failed', error: 'endpoint deleted' };
-    if (!endpoint.active) return { outcome: 'failed', error: 'endpoint disabled' };
-    const secrets = [endpoint.secretSealed, ...(endpoint.previousSecretSealed && endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date() ? [endpoint.previousSecretSealed] : [])]
+  /**
+   * An endpoint as deliveries need it, with its signing secrets opened: this process's copy while the endpoints'
+   * version is current (as `subscribers` keeps), so a busy outbox neither reads the row nor opens the secrets
+   * per event; any change to endpoints (disable, delete, rotation) is seen at the next delivery on every instance.
+   */
+  type Sending = { endpoint: WebhookEndpoint; secrets: string[] } | null;
+  let sending: { version: string; readAt: number; endpoints: Map<string, Promise<Sending>> } | undefined;
+
+  async function readSending(id: string): Promise<Sending> {
+    const endpoint = await models.WebhookEndpoint.findByPk(id);
+    if (!endpoint) return null;
+    const rotating = endpoint.previousSecretSealed && endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date();
+    const secrets = [endpoint.secretSealed, ...(rotating ? [endpoint.previousSecretSealed as string] : [])]
       .map((sealed) => sealing.open(sealed, endpoint.id)?.toString('utf8'))
       .filter((secret): secret is string => secret !== undefined);
+    // A rotation's previous secret stops signing at its time, with no change to mark it: such a copy is not kept.
+    if (rotating) sending?.endpoints.delete(id);
+    return { endpoint, secrets };
+  }
+
+  /** Concurrent deliveries to one endpoint share one read. */
+  async function sendingTo(id: string): Promise<Sending> {
+    const version = await currentVersion();
+    if (version === null || !sending || sending.version !== version || Date.now() - sending.readAt >= COPY_MAX_AGE_MS) {
+      sending = version === null ? undefined : { version, readAt: Date.now(), endpoints: new Map() };
+    }
+    const known = sending?.endpoints.get(id);
+    if (known) return known;
+    const read = readSending(id);
+    sending?.endpoints.set(id, read);
+    read.catch(() => sending?.endpoints.delete(id));
+    return read;
+  }
+
+  /** The outbox's handler for webhook deliveries. */
+  async function deliver(entry: OutboxEntry): Promise<AttemptOutcome> {
+    const found = entry.endpointId ? await sendingTo(entry.endpointId) : null;
+    if (!found) return { outcome: 'failed', error: 'endpoint deleted' };
+    const { endpoint, secrets } = found;
+    if (!endpoint.active) return { outcome: 'failed', error: 'endpoint disabled' };
     if (secrets.length === 0) return { outcome: 'failed', error: 'the signing secret does not open under JWT_SECRET' };
     const result = await sendSigned({ url: endpoint.url, id: entry.id, body: entry.payload, secrets }, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateOutbound });
     if (result.status !== null && result.status >= 200 && result.status <= 299) {
@@ -290,8 +323,11 @@ export function createWebhookService(deps: {
       return { outcome: 'failed', responseStatus: 410, error: WEBHOOK_MESSAGES.gone };
     }
     const error = result.status === null ? result.error : `answered ${result.status}`;
-    if (!endpoint.failingSince) await endpoint.update({ failingSince: new Date() });
-    else if (Date.now() - endpoint.failingSince.getTime() > DISABLE_AFTER_FAILING_MS) {
+    // Kept on the copy too; another instance's earlier mark stays in the row (the copy catches up within COPY_MAX_AGE_MS).
+    if (!endpoint.failingSince) {
+      endpoint.failingSince = new Date();
+      await models.WebhookEndpoint.update({ failingSince: endpoint.failingSince }, { where: { id: endpoint.id, failingSince: null } });
+    } else if (Date.now() - endpoint.failingSince.getTime() > DISABLE_AFTER_FAILING_MS) {
       await disable(endpoint, WEBHOOK_MESSAGES.failingTooLong);
       await mailAdmins(endpoint);
       return { outcome: 'failed', responseStatus: result.status ?? undefined, error };
