@@ -126,6 +126,16 @@ describe('admin settings and plugin pages in a real browser', function () {
     const mail = await suite.mail.waitFor((message) => message.envelope.to.includes(adminEmail));
     assert.match(mail.from, /Admin Test/);
 
+    // A mail the service decides to send is recorded: the page lists it, never its link (CONTRACT 16).
+    const asked = await page.request.post(`${server.url}/auth/request-password-reset`, { data: { email: adminEmail } });
+    assert.equal(asked.status(), 200);
+    const reset = await suite.mail.waitFor((message) => message.envelope.to.includes(adminEmail) && message.subject === 'Reset your password');
+    await page.goto(`${server.url}/admin/plugins/email`);
+    const row = page.getByRole('region', { name: 'Outbound mail' }).getByRole('row').filter({ hasText: 'Reset your password' });
+    assert.match(await row.innerText(), /delivered\s+1/);
+    const token = (reset.text.match(/token=([A-Za-z0-9_%-]+)/) as RegExpMatchArray)[1];
+    assert.ok(!(await page.content()).includes(token), 'the link is not on the page');
+
     await page.getByLabel('SMTP URL').fill('smtp://user:hunter2secret@127.0.0.1:1');
     await submit(page, 'Save');
     await submit(page, 'Send test email');
