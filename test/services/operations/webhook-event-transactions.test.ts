@@ -194,6 +194,12 @@ describe('webhook events in the transaction of their change (CONTRACT 16 "Delive
     assert.equal((await payloadOf('user.email_verified', user.id)).data.via, 'link');
   });
 
+  it('user.email_verified for an unverified account with a password (the squatter rule): the event fires as for any other', async () => {
+    const { user } = await createUserWithToken('viewer', { emailVerified: false, selfRegistered: true, passwordHash: 'set by whoever signed up' });
+    assert.deepEqual(await c.emailVerification.proven(user, 'otp', CONTEXT), { changed: true, passwordCleared: true });
+    assert.equal((await payloadOf('user.email_verified', user.id)).data.via, 'otp');
+  });
+
   it('users.imported: when the activity row and event fail together, neither is kept; when they commit, one of each', async () => {
     const { models } = ctx();
     const body = () => [Buffer.from(`${JSON.stringify({ email: uniqueEmail('imported') })}\n`)];
