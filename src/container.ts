@@ -125,7 +125,7 @@ export function createContainer(deps: AppDependencies) {
   const notices = createSecurityNotices({ config, mailer, logger });
   // CONTRACT 18: the registry of an account's credential kinds and the one table of events that end them.
   const credentialSet = createCredentialSet({ sequelize, models, kinds: createCredentialKinds({ models, tokens, revocations }), notices });
-  const apiKeys = createApiKeyService({ models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet, events });
+  const apiKeys = createApiKeyService({ sequelize, models, hasher: apiKeyHasher, verifier: apiKeyVerifier, revocations, activity, notices, credentials: credentialSet, events });
   // CONTRACT 12: verification and change-of-address links; codes, links and providers prove addresses through it.
   const emailLinks = createEmailLinks({ models, baseUrl: config.baseUrl });
   const emailVerification = createEmailVerificationService({ sequelize, models, store, mailer, links: emailLinks, settings, tokens, credentials: credentialSet, activity, logger, events });
@@ -133,7 +133,7 @@ export function createContainer(deps: AppDependencies) {
   const userSessions = createSessionService({ config, models, revocations, settings, activity, notices, metrics, logger, events });
   const csrf = createCsrf({ secret: config.jwtSecret, tokens });
   const cookies = createAuthCookies({ secure: config.isProduction, csrf });
-  const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity });
+  const profiles = createProfileService({ definition: deps.profileDefinition ?? EMPTY_PROFILE_DEFINITION, models, tokens, activity, events });
   const users = createUserService({ sequelize, models, passwords, profiles, settings, events });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users, events });
   // CONTRACT 17: import and export; the records are checked with the schema layer's rules, handed down here.
@@ -186,7 +186,7 @@ export function createContainer(deps: AppDependencies) {
     },
   });
   const ssoSaml = new SsoSamlSignInStrategy({ saml: samlProtocol, providers: ssoProviders, accounts: ssoAccounts });
-  const passkeys = createPasskeyService({ config, models, authUsers, store, activity, notices, credentials: credentialSet, events });
+  const passkeys = createPasskeyService({ config, sequelize, models, authUsers, store, activity, notices, credentials: credentialSet, events });
   // After TOTP and recovery codes: `methods` lists the kinds in this order.
   secondFactor.register(passkeys.secondFactorKind);
   // Step-up: the password, or with a second factor on, an answer judged by the same registry (one throttle).

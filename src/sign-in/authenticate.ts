@@ -37,6 +37,9 @@ export function createAuthenticate(deps: { passport: AuthPassport; activity: Act
         const method = failure.audit.details?.method;
         metrics?.signIn(typeof method === 'string' ? method : strategy, (failure.status ?? status) === 429 ? 'throttled' : 'failure');
         // CONTRACT 16: sign_in.failed, with the account when the refusal names one (written only when an endpoint listens).
+        // Beside the activity row, not in a transaction with it: a refusal changes nothing that could roll back, the
+        // row is best effort (a repeat is a count in the store), and a transaction would add BEGIN and COMMIT to every
+        // refused sign-in and queue them one by one on SQLite, an attack's cheapest request made dearer.
         const { userId, email, details } = failure.audit;
         const facts = { method: details?.method ?? strategy, reason: details?.reason ?? null };
         const event = userId ? events.recordForUser('sign_in.failed', userId, facts) : events.record('sign_in.failed', { email, ...facts });

@@ -27,7 +27,7 @@ function service() {
   const { config, models, sequelize, logger, store } = ctx();
   const activity = createActivityService({ sequelize, models, logger });
   const plugins = createPluginRegistry({ models, activity });
-  const profiles = createProfileService({ definition: EMPTY_PROFILE_DEFINITION, models, tokens: {} as TokenService, activity });
+  const profiles = createProfileService({ definition: EMPTY_PROFILE_DEFINITION, models, tokens: {} as TokenService, activity, events: { record: async () => undefined } });
   const settings = createSettingsService({ config, models, activity, store, logger });
   const users = createUserService({ sequelize, models, passwords: createPasswordService({ iterations: config.passwordIterations }), profiles, settings });
   const providers = createOAuthProviders({ config, plugins, store });

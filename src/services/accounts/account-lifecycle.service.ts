@@ -49,7 +49,7 @@ export function createAccountLifecycleService(deps: {
   tokens: Pick<TokenService, 'userChanged'>;
   /** Deletion ends every credential through the one table (CONTRACT 18). */
   credentials: Pick<CredentialSet, 'removeAccount'>;
-  /** CONTRACT 16: `user.deleted` when the owner deletes the account. */
+  /** CONTRACT 16: `user.updated` when the owner's new address is confirmed, `user.deleted` when they delete the account. */
   events: Pick<Events, 'record'>;
   userSessions: Pick<SessionService, 'revokeAll' | 'list'>;
   links: EmailLinks;
@@ -122,6 +122,9 @@ export function createAccountLifecycleService(deps: {
     if (await models.User.findOne({ attributes: ['id'], where: { email: newEmail }, transaction })) return null;
     const from = user.email;
     await models.User.update({ email: newEmail, emailVerifiedAt: new Date() }, { where: { id: userId }, transaction });
+    // CONTRACT 16: the owner moved their own account (the new address is proven by the link, which the event never carries).
+    const changes = { email: { from, to: newEmail }, ...(user.emailVerifiedAt ? {} : { emailVerified: { from: false, to: true } }) };
+    await deps.events.record('user.updated', { user: { ...eventUser(user), email: newEmail }, changes, actor: { id: userId, email: newEmail } }, { transaction });
     // Codes, sign-in links and reset links went to the old address: none of them opens the account any more.
     await models.OtpCode.destroy({ where: { userEmail: from }, transaction });
     await models.AuthVerification.destroy({ where: { identifier: from }, transaction });

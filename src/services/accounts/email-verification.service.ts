@@ -15,6 +15,7 @@ import { renderAccountLinkEmail } from '../../mail/account-link-email';
 import type { CredentialSet } from '../security/credential-set/credential-set';
 import type { Keep } from '../security/credential-set/credential-kinds';
 import type { Events } from '../operations/webhooks.service';
+import { changeWithEvent } from '../operations/event-transaction';
 
 /** A refused password sign-in mails a new link at most once per this many seconds (CONTRACT 12). */
 export const SIGN_IN_RESEND_SECONDS = 15 * 60;
@@ -52,7 +53,7 @@ export function createEmailVerificationService(deps: {
   activity: ActivityService;
   logger: Logger;
   /** CONTRACT 16: events recorded with the change. */
-  events: Pick<Events, 'recordForUser'>;
+  events: Pick<Events, 'recordForUser' | 'listens'>;
 }) {
   const { sequelize, models, store, mailer, links, settings, tokens, credentials, activity, events } = deps;
   const log = deps.logger.child({ component: 'email-verification' });
@@ -132,6 +133,8 @@ export function createEmailVerificationService(deps: {
       );
       if (squatted === 1) {
         await credentials.end('address-proven-on-unverified', user.id, { transaction, keep });
+        // Verified all the same: the event fires as for any other account.
+        await events.recordForUser('user.email_verified', user.id, { via }, { transaction });
         return 'cleared' as const;
       }
       const [verified] = await models.User.update({ emailVerifiedAt: now }, { where: { id: user.id, emailVerifiedAt: null }, transaction });
@@ -158,9 +161,15 @@ export function createEmailVerificationService(deps: {
     if (!row) return false;
     const user = await models.User.findByPk(row.userId, { attributes: ['id', 'email', 'active'] });
     if (!user || !user.active) return false;
-    const [verified] = await models.User.update({ emailVerifiedAt: new Date() }, { where: { id: user.id, emailVerifiedAt: null } });
+    const verified = await changeWithEvent(
+      { sequelize, events },
+      'user.email_verified',
+      async (transaction) => (await models.User.update({ emailVerifiedAt: new Date() }, { where: { id: user.id, emailVerifiedAt: null }, transaction }))[0],
+      async (count, transaction) => {
+        if (count === 1) await events.recordForUser('user.email_verified', user.id, { via: 'link' }, { transaction });
+      },
+    );
     if (verified === 1) {
-      await events.recordForUser('user.email_verified', user.id, { via: 'link' });
       await tokens.userChanged(user.id);
       await activity.record({ action: 'user.email_verified', userId: user.id, email: user.email, details: { via: 'link' } }, context);
     }

@@ -6,6 +6,8 @@ import type { TokenService } from '../../sessions/token.service';
 import { AppError } from '../../http/app-error';
 import type { AdminAudit } from '../../http/request-context';
 import type { ActivityService } from '../operations/activity.service';
+import type { Events } from '../operations/webhooks.service';
+import { eventUser } from '../operations/webhook-events';
 import { applyDefaults, mergeProfileData } from '../../profiles/profile-defaults';
 import { registrationFieldDefinitions } from '../../profiles/profile-definition';
 import { BUILT_IN_PROFILE_FIELDS, type NormalizedProfileDefinition } from '../../profiles/profile-types';
@@ -52,8 +54,15 @@ const COLUMN_OF = {
  * Custom profile fields (SPEC 2.3–2.4) over `user_profiles`: defaults, validation of the merged data,
  * and the user shape answered by /auth/me. The definition is fixed at boot.
  */
-export function createProfileService(deps: { definition: NormalizedProfileDefinition; models: Models; tokens: TokenService; activity: ActivityService }) {
-  const { definition, models, tokens, activity } = deps;
+export function createProfileService(deps: {
+  definition: NormalizedProfileDefinition;
+  models: Models;
+  tokens: TokenService;
+  activity: ActivityService;
+  /** CONTRACT 16: `user.updated` naming the changed fields, in the transaction of the profile API's change. */
+  events: Pick<Events, 'record'>;
+}) {
+  const { definition, models, tokens, activity, events } = deps;
 
   /** The configured definitions for clients (hidden fields included and marked). */
   function schema() {
@@ -117,11 +126,12 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
   }
 
   type ProfileChanges = { customData?: CustomDataChange; profile?: BuiltInProfile };
-  type Written = { view: ProfileView; email: string; changed: string[] };
+  type Written = { view: ProfileView; user: { id: string; email: string; username: string; role: string }; changed: string[] };
 
   /** Writes a profile change inside `transaction`, and says which fields' values changed. */
   async function write(userId: string, changes: ProfileChanges, transaction: Transaction): Promise<Written> {
-    const user = await models.User.findByPk(userId, { attributes: ['id', 'email'], transaction });
+    // The columns an event names the user by, read here so that firing one costs no second read.
+    const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'], transaction });
     if (!user) throw AppError.notFound('User not found');
     const row =
       (await models.UserProfile.findByPk(userId, { transaction, lock: true })) ??
@@ -139,7 +149,7 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
       ...[...customNames].filter((name) => !isDeepStrictEqual(before.data[name], after.customData[name])),
       ...Object.keys(COLUMN_OF).filter((name) => before[name as keyof BuiltInProfile] !== after.profile[name as keyof BuiltInProfile]),
     ];
-    return { view: after, email: user.email, changed };
+    return { view: after, user: eventUser(user), changed };
   }
 
   /**
@@ -151,27 +161,36 @@ export function createProfileService(deps: { definition: NormalizedProfileDefini
     await tokens.userChanged(userId);
     if (written.changed.length === 0) return;
     await activity.record(
-      { action: 'user.updated', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: written.email, profileFields: written.changed } },
+      { action: 'user.updated', userId: audit.actor.id, email: audit.actor.email, details: { targetUserId: userId, targetEmail: written.user.email, profileFields: written.changed } },
       audit.context,
     );
   }
 
-  /** Saves a profile change in its own transaction (the profile API). */
+  /**
+   * Saves a profile change in its own transaction (the profile API), with `user.updated` naming the changed fields
+   * (`changes.profile`: their names, never their values, which may hold anything).
+   */
   async function update(userId: string, changes: ProfileChanges, audit: AdminAudit): Promise<ProfileView> {
-    const written = await models.UserProfile.sequelize!.transaction((transaction) => write(userId, changes, transaction));
+    const written = await models.UserProfile.sequelize!.transaction(async (transaction) => {
+      const done = await write(userId, changes, transaction);
+      if (done.changed.length > 0) await events.record('user.updated', { user: done.user, changes: { profile: done.changed }, actor: audit.actor }, { transaction });
+      return done;
+    });
     await afterWrite(userId, written, audit);
     return written.view;
   }
 
   /**
    * A profile change saved inside another service's transaction (the admin forms save account and profile as
-   * one): `write` runs in it (again if the transaction is retried), `finish` after its commit.
+   * one): `write` runs in it (again if the transaction is retried) and answers the fields it changed, for that
+   * service's one `user.updated`; `finish` runs after its commit.
    */
   function staged(userId: string, changes: ProfileChanges, audit: AdminAudit) {
     let written: Written | null = null;
     return {
-      write: async (transaction: Transaction) => {
+      write: async (transaction: Transaction): Promise<string[]> => {
         written = await write(userId, changes, transaction);
+        return written.changed;
       },
       finish: async () => {
         if (written) await afterWrite(userId, written, audit);

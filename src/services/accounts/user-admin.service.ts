@@ -127,8 +127,8 @@ export function createUserAdminService(deps: {
     id: string,
     input: AdminUserChanges,
     audit: AdminAudit,
-    /** More writes of the same change, in the same transaction (the admin forms' profile fields). */
-    alsoInTransaction?: (transaction: Transaction) => Promise<void>,
+    /** More writes of the same change, in the same transaction (the admin forms' profile fields); answers the profile fields changed. */
+    alsoInTransaction?: (transaction: Transaction) => Promise<string[]>,
   ): Promise<AdminUserView> {
     const affectsAdmins = input.role !== undefined || input.active !== undefined;
     const outcome = await transactionWithRetry(sequelize, async (transaction) => {
@@ -158,9 +158,12 @@ export function createUserAdminService(deps: {
         await user.save({ transaction });
         if (changes.active?.to === false) await credentials.end('deactivation', user.id, { transaction });
         else if (changes.role) await credentials.end('role-change', user.id, { transaction });
-        await events.record('user.updated', { user: eventUser(user), changes, actor: audit.actor }, { transaction });
       }
-      await alsoInTransaction?.(transaction);
+      const profile = (await alsoInTransaction?.(transaction)) ?? [];
+      // One event for the whole form: the account's fields with `from`/`to`, the profile's by name alone.
+      if (Object.keys(changes).length > 0 || profile.length > 0) {
+        await events.record('user.updated', { user: eventUser(user), changes: { ...changes, ...(profile.length > 0 ? { profile } : {}) }, actor: audit.actor }, { transaction });
+      }
       return { user, changes };
     }).catch((err: unknown) => {
       if (err instanceof UniqueConstraintError) throw AppError.conflict(USER_ADMIN_MESSAGES.duplicate);

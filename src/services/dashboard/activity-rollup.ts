@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 export const HOUR_MS = 3_600_000;
 
@@ -32,10 +32,10 @@ function dimension(value: unknown): string {
 export function createActivityRollup({ sequelize }: { sequelize: Sequelize }) {
   const upsert = sequelize.getDialect() === 'sqlite' ? UPSERT.sqlite : UPSERT.mysql;
 
-  /** Counts one activity row in its hour. Throws like any query: the caller decides what a failure means. */
-  async function count(action: string, details: Record<string, unknown> | undefined, at = Date.now()): Promise<void> {
-    const replacements = [Math.floor(at / HOUR_MS), action, dimension(details?.method), dimension(details?.reason)];
-    await sequelize.query(upsert, { replacements, type: QueryTypes.INSERT });
+  /** Counts one activity row in its hour (in the row's transaction when it has one). Throws like any query: the caller decides what a failure means. */
+  async function count(action: string, details: Record<string, unknown> | undefined, options: { at?: number; transaction?: Transaction } = {}): Promise<void> {
+    const replacements = [Math.floor((options.at ?? Date.now()) / HOUR_MS), action, dimension(details?.method), dimension(details?.reason)];
+    await sequelize.query(upsert, { replacements, type: QueryTypes.INSERT, transaction: options.transaction });
   }
 
   /** Every counted group from the hour holding `since` on, for the actions asked. */

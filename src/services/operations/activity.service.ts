@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op, QueryTypes, type InferAttributes, type Sequelize, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type InferAttributes, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import type { Logger } from 'pino';
 import type { ActivityLog, Models } from '../../models';
 import type { KeyValueStore } from '../../store';
@@ -139,19 +139,19 @@ const RAISE_REPEAT_COUNT = "UPDATE activity_logs SET details = ? WHERE id = ? AN
  */
 export function createActivityService({ sequelize, models, logger, store, rollup }: { sequelize: Sequelize; models: Models; logger: Logger; store?: KeyValueStore; rollup?: ActivityRollup }) {
   /** Counts the entry in the dashboard's hourly rollup (every repeat too), never failing the request. */
-  async function countInRollup(entry: ActivityEntry): Promise<void> {
+  async function countInRollup(entry: ActivityEntry, transaction?: Transaction): Promise<void> {
     try {
-      await rollup?.count(entry.action, entry.details);
+      await rollup?.count(entry.action, entry.details, { transaction });
     } catch (err) {
       logger.error({ err: (err as Error).message, action: entry.action }, 'could not count an activity in the rollup');
     }
   }
 
   /** Writes one row; its id, or null when the write failed (logged, never thrown). */
-  async function insert(entry: ActivityEntry, details: Record<string, unknown> | undefined, context: RequestContext): Promise<number | null> {
+  async function insert(entry: ActivityEntry, details: Record<string, unknown> | undefined, context: RequestContext, transaction?: Transaction): Promise<number | null> {
     const values = [entry.action, entry.userId ?? null, entry.email ?? null, context.ip, context.userAgent, details ? JSON.stringify(details) : null, new Date()];
     try {
-      const [id] = await sequelize.query(INSERT_ACTIVITY, { replacements: values, type: QueryTypes.INSERT });
+      const [id] = await sequelize.query(INSERT_ACTIVITY, { replacements: values, type: QueryTypes.INSERT, transaction });
       return Number(id);
     } catch (err) {
       logger.error({ err: (err as Error).message, action: entry.action }, 'could not write the activity log');
@@ -192,7 +192,18 @@ export function createActivityService({ sequelize, models, logger, store, rollup
     }
   }
 
-  async function record(entry: ActivityEntry, context: RequestContext): Promise<void> {
+  /**
+   * Writes the entry. `transaction`: the row commits with what it logs (an event beside it, say); a repeat then
+   * writes a row of its own (repeats are counted in the store, which no transaction covers).
+   */
+  async function record(entry: ActivityEntry, context: RequestContext, options: { transaction?: Transaction } = {}): Promise<void> {
+    const { transaction } = options;
+    if (transaction) {
+      // One connection holds the transaction: its statements run one after the other.
+      await insert(entry, entry.details, context, transaction);
+      await countInRollup(entry, transaction);
+      return;
+    }
     // Side by side: the sign-in path waits for the slower of the two statements, not their sum.
     await Promise.all([countInRollup(entry), entry.repeat ? recordRepeat(entry, entry.repeat, context) : insert(entry, entry.details, context)]);
   }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op } from 'sequelize';
+import { Op, type Sequelize } from 'sequelize';
 import type { Models, Role } from '../../models';
 import type { ApiKey } from '../../models/credential-keys';
 import type { AdminAudit } from '../../http/request-context';
@@ -12,6 +12,7 @@ import type { ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { CredentialSet } from './credential-set/credential-set';
 import type { Events } from '../operations/webhooks.service';
+import { changeWithEvent } from '../operations/event-transaction';
 
 /** Live keys one user may hold: enough for every script and job, few enough to list on one card. */
 export const API_KEYS_PER_USER = 50;
@@ -66,6 +67,7 @@ export function rolePermissions(role: Role): Permission[] {
  * store (checked with the cache entry on every request) and the cached entry is dropped.
  */
 export function createApiKeyService(deps: {
+  sequelize: Sequelize;
   models: Models;
   hasher: ApiKeyHasher;
   verifier: Pick<ApiKeyVerifier, 'forget'>;
@@ -74,10 +76,10 @@ export function createApiKeyService(deps: {
   notices: Pick<SecurityNotices, 'send'>;
   /** An unverified account makes no key (CONTRACT 18). */
   credentials: Pick<CredentialSet, 'assertMayAdd'>;
-  /** CONTRACT 16: api_key.created and api_key.revoked, after the row is written. */
-  events: Pick<Events, 'recordForUser'>;
+  /** CONTRACT 16: api_key.created and api_key.revoked, in the transaction that writes the row. */
+  events: Pick<Events, 'recordForUser' | 'listens'>;
 }) {
-  const { models, hasher, verifier, revocations, activity, notices, credentials, events } = deps;
+  const { sequelize, models, hasher, verifier, revocations, activity, notices, credentials, events } = deps;
 
   /** Live keys: not revoked (expired ones stay listed, marked by their expiry, until revoked). */
   const live = (userId: string) => ({ userId, revokedAt: null });
@@ -92,19 +94,19 @@ export function createApiKeyService(deps: {
     if ((await models.ApiKey.count({ where: live(owner.id) })) >= API_KEYS_PER_USER) throw AppError.conflict(API_KEY_SERVICE_MESSAGES.tooMany);
     const { key, prefix, hash } = hasher.generate();
     const createdAt = new Date();
-    const row = await models.ApiKey.create({
-      id: crypto.randomUUID(),
-      userId: owner.id,
-      name: input.name,
-      prefix,
-      keyHash: hash,
-      permissions: [...new Set(permissions)],
-      createdAt,
-      expiresAt: input.expiresInDays === undefined ? null : new Date(createdAt.getTime() + input.expiresInDays * 86_400_000),
-    });
-    const details = { keyId: row.id, name: row.name, prefix, permissions: row.permissions, expiresAt: row.expiresAt?.toISOString() ?? null };
-    await activity.record({ action: 'api_key.created', userId: owner.id, email: owner.email, details }, audit.context);
-    await events.recordForUser('api_key.created', owner.id, { apiKey: details, actor: audit.actor });
+    const expiresAt = input.expiresInDays === undefined ? null : new Date(createdAt.getTime() + input.expiresInDays * 86_400_000);
+    const detailsOf = (row: ApiKey) => ({ keyId: row.id, name: row.name, prefix, permissions: row.permissions, expiresAt: row.expiresAt?.toISOString() ?? null });
+    const row = await changeWithEvent(
+      { sequelize, events },
+      'api_key.created',
+      (transaction) =>
+        models.ApiKey.create(
+          { id: crypto.randomUUID(), userId: owner.id, name: input.name, prefix, keyHash: hash, permissions: [...new Set(permissions)], createdAt, expiresAt },
+          { transaction },
+        ),
+      (made, transaction) => events.recordForUser('api_key.created', owner.id, { apiKey: detailsOf(made), actor: audit.actor }, { transaction }),
+    );
+    await activity.record({ action: 'api_key.created', userId: owner.id, email: owner.email, details: detailsOf(row) }, audit.context);
     // A key acts as its owner without a sign-in: one the owner did not make must not go unseen (CONTRACT 11, 18).
     notices.send(owner.email, {
       subject: 'An API key was created for your account',
@@ -129,13 +131,20 @@ export function createApiKeyService(deps: {
   async function revoke(userId: string, keyId: string, audit: AdminAudit): Promise<boolean> {
     const row = await models.ApiKey.findOne({ where: { id: keyId, ...live(userId) } });
     if (!row) return false;
-    const [changed] = await models.ApiKey.update({ revokedAt: new Date() }, { where: { id: keyId, revokedAt: { [Op.is]: null } } });
+    const changed = await changeWithEvent(
+      { sequelize, events },
+      'api_key.revoked',
+      async (transaction) => (await models.ApiKey.update({ revokedAt: new Date() }, { where: { id: keyId, revokedAt: { [Op.is]: null } }, transaction }))[0],
+      async (count, transaction) => {
+        if (count > 0) await events.recordForUser('api_key.revoked', userId, { apiKey: { keyId, name: row.name }, actor: audit.actor }, { transaction });
+      },
+    );
     if (changed === 0) return false;
+    // After the commit: the mark's database mirror is a write of its own (on SQLite it would wait for the transaction).
     await revocations.revoke(keyId, Math.floor(Date.now() / 1000) + REVOCATION_MARK_SECONDS);
     await verifier.forget(row.keyHash);
     const details = { keyId, name: row.name, ownerId: userId };
     await activity.record({ action: 'api_key.revoked', userId: audit.actor.id, email: audit.actor.email, details }, audit.context);
-    await events.recordForUser('api_key.revoked', userId, { apiKey: { keyId, name: row.name }, actor: audit.actor });
     return true;
   }
 

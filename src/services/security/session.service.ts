@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op, QueryTypes, type Sequelize } from 'sequelize';
+import { Op, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { describeAgent } from '../../util/user-agent';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
@@ -15,6 +15,7 @@ import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
 import { eventUser } from '../operations/webhook-events';
 import type { Events } from '../operations/webhooks.service';
+import { changeWithEvent } from '../operations/event-transaction';
 import { BoundedMap } from '../../util/bounded-map';
 
 /** A session as `GET /auth/sessions` and the admin API answer it (CONTRACT 8). */
@@ -72,6 +73,7 @@ export function createSessionService(deps: {
   const { config, models, revocations, settings, activity, notices, metrics, events } = deps;
   const log = deps.logger.child({ component: 'sessions' });
   const touched = new BoundedMap<string, number>(TOUCHED_SESSIONS);
+  const sequelize = models.Session.sequelize as Sequelize;
 
   /** Notes that the session's lastUsedAt was just written (a sign-in, a refresh, a touch); the oldest note goes first. */
   function remember(sid: string): void {
@@ -86,7 +88,6 @@ export function createSessionService(deps: {
     const id = crypto.randomUUID();
     const expiresAt = new Date(now.getTime() + sessionMaxAgeSeconds.seconds * 1000);
     const { browser, os } = describeAgent(userAgent);
-    const sequelize = models.Session.sequelize as Sequelize;
     const [created, ends] = [sqlDate(sequelize, now), sqlDate(sequelize, expiresAt)];
     const values = [id, userId, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
     // With nobody listening for session.created, a sign-in stays one INSERT; otherwise the event joins it in one transaction.
@@ -133,38 +134,57 @@ export function createSessionService(deps: {
   }
 
   /**
-   * Ends one session: its sid revoked for every token of it on every instance, and its row marked. The mark
-   * lives until no token of the session could still be used or refreshed: none is issued past the session's
-   * absolute end, and none gets more refresh grace than the current one (a lowered grace applies at once).
-   * Answers whether this call marked the row: of racing ends, exactly one.
+   * Revokes the session's sid for every token of it on every instance (the store and its database mirror). The
+   * mark lives until no token of the session could still be used or refreshed: none is issued past the session's
+   * absolute end, and none gets more refresh grace than the current one (a lowered grace applies at once). Done
+   * before the row is marked and outside its transaction: should the mark fail, the tokens are dead all the same.
    */
-  async function end(session: Session): Promise<boolean> {
+  async function revokeTokens(session: Session): Promise<void> {
     const { jwtRefreshGraceSeconds } = await settings.getSecuritySettings();
     await revocations.revoke(session.id, Math.floor(session.expiresAt.getTime() / 1000) + jwtRefreshGraceSeconds.seconds);
-    const [marked] = await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null } });
-    if (marked > 0) metrics?.sessions.revoked.inc();
-    return marked > 0;
+  }
+
+  /** Marks the session's row ended; answers whether this call marked it: of racing ends, exactly one. */
+  async function mark(session: Session, transaction?: Transaction): Promise<boolean> {
+    const [marked] = await models.Session.update({ revokedAt: new Date() }, { where: { id: session.id, revokedAt: null }, transaction });
+    if (marked === 0) return false;
+    if (transaction) transaction.afterCommit(() => metrics?.sessions.revoked.inc());
+    else metrics?.sessions.revoked.inc();
+    return true;
   }
 
   /** Ends the session of that id, if it is still live (logout: every token of the sign-in, not only the one presented). */
   async function endById(sid: string): Promise<void> {
     const session = await models.Session.findOne({ where: { id: sid, revokedAt: null } });
-    if (session) await end(session);
+    if (!session) return;
+    await revokeTokens(session);
+    await mark(session);
   }
 
   /**
    * A superseded token came back after the reuse window: someone holds a copy of it. The session ends at
-   * once (the thief's tokens and the owner's alike), `session.reuse_detected` is recorded and the owner mailed.
+   * once (the thief's tokens and the owner's alike), `session.reuse_detected` is recorded with the row's mark
+   * and the owner mailed.
    */
   async function reuseDetected(claims: AccessClaims, context: RequestContext): Promise<void> {
     const session = await models.Session.findByPk(claims.sid);
-    // Racing reuses of one token all get here: only the one that ended the session records and mails.
-    if (!session || session.revokedAt || !(await end(session))) return;
-    const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email', 'username', 'role'] });
+    if (!session || session.revokedAt) return;
+    await revokeTokens(session);
+    const about = { session: { id: session.id, method: session.method } };
+    // Racing reuses of one token all get here: only the one that marked the row records and mails.
+    const marked = await changeWithEvent(
+      { sequelize, events },
+      'session.reuse_detected',
+      (transaction) => mark(session, transaction),
+      async (won, transaction) => {
+        if (won) await events.recordForUser('session.reuse_detected', session.userId, about, { transaction });
+      },
+    );
+    if (!marked) return;
+    const owner = await models.User.findByPk(session.userId, { attributes: ['id', 'email'] });
     if (!owner) return;
     const details = { sessionId: session.id, method: session.method };
     await activity.record({ action: 'session.reuse_detected', userId: owner.id, email: owner.email, details }, context);
-    await events.record('session.reuse_detected', { user: eventUser(owner), session: { id: session.id, method: session.method } });
     log.warn({ userId: owner.id, sessionId: session.id }, 'refresh token reuse detected: session revoked');
     notices.send(owner.email, {
       subject: 'A sign-in of yours was ended for your safety',
@@ -195,31 +215,38 @@ export function createSessionService(deps: {
     return (await active(userId)).map((session) => view(session, currentSid));
   }
 
-  /** Records who ended which sessions of whose (the actor is the user themselves or an admin). */
-  async function recordRevoked(userId: string, sessionIds: string[], audit: AdminAudit): Promise<void> {
-    if (sessionIds.length === 0) return;
+  /**
+   * Ends the user's sessions: their tokens first, then their rows with `session.revoked` in one transaction, and
+   * the activity row naming who ended them (the user themselves or an admin).
+   */
+  async function endSessions(userId: string, sessions: Session[], audit: AdminAudit): Promise<void> {
+    if (sessions.length === 0) return;
+    for (const session of sessions) await revokeTokens(session);
+    const sessionIds = sessions.map((session) => session.id);
+    await changeWithEvent(
+      { sequelize, events },
+      'session.revoked',
+      async (transaction) => {
+        for (const session of sessions) await mark(session, transaction);
+      },
+      (_, transaction) => events.recordForUser('session.revoked', userId, { sessions: sessionIds.map((id) => ({ id })), actor: audit.actor }, { transaction }),
+    );
     const details = { targetUserId: userId, sessionIds, by: audit.actor.id === userId ? 'self' : 'admin' };
     await activity.record({ action: 'session.revoked', userId: audit.actor.id, email: audit.actor.email, details }, audit.context);
-    if (await events.listens('session.revoked')) {
-      const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'] });
-      if (user) await events.record('session.revoked', { user: eventUser(user), sessions: sessionIds.map((sid) => ({ id: sid })), actor: audit.actor });
-    }
   }
 
   /** Ends one of the user's live sessions; false when the user has none of that id (another user's: not found). */
   async function revoke(userId: string, sessionId: string, audit: AdminAudit): Promise<boolean> {
     const session = await models.Session.findOne({ where: { id: sessionId, userId, revokedAt: null } });
     if (!session) return false;
-    await end(session);
-    await recordRevoked(userId, [session.id], audit);
+    await endSessions(userId, [session], audit);
     return true;
   }
 
   /** Ends every live session of the user but `keepSid` (the one asking, for "sign out everywhere else"); answers how many. */
   async function revokeAll(userId: string, keepSid: string | undefined, audit: AdminAudit): Promise<number> {
     const ending = (await active(userId)).filter((session) => session.id !== keepSid);
-    for (const session of ending) await end(session);
-    await recordRevoked(userId, ending.map((session) => session.id), audit);
+    await endSessions(userId, ending, audit);
     return ending.length;
   }
 

@@ -60,7 +60,7 @@ export function createTwoFactorService(deps: {
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   /** The per-account throttle every guess reserves an attempt in (here: enrolment confirmations). */
   throttle: Pick<AccountThrottle, 'reserve'>;
-  /** CONTRACT 16: user.two_factor_enabled (in the enabling transaction) and user.two_factor_disabled. */
+  /** CONTRACT 16: user.two_factor_enabled and user.two_factor_disabled, each in the transaction of its change. */
   events: Pick<Events, 'recordForUser'>;
 }) {
   const { config, sequelize, models, tokens, credentials, activity, notices, settings, throttle, events } = deps;
@@ -179,20 +179,18 @@ export function createTwoFactorService(deps: {
     return codes;
   }
 
-  async function remove(userId: string): Promise<boolean> {
-    return sequelize.transaction(async (transaction) => {
-      await models.RecoveryCode.destroy({ where: { userId }, transaction });
-      return (await models.TwoFactor.destroy({ where: { userId }, transaction })) > 0;
-    });
-  }
-
-  /** The owner turns their second factor off (a step-up route). */
+  /** The owner turns their second factor off (a step-up route); `user.two_factor_disabled` is recorded with the removal. */
   async function disable(owner: Owner, context: RequestContext): Promise<void> {
     if (!(await enabled(owner.id))) throw AppError.badRequest(TWO_FACTOR_MESSAGES.notOn);
-    await remove(owner.id);
+    await sequelize.transaction(async (transaction) => {
+      await models.RecoveryCode.destroy({ where: { userId: owner.id }, transaction });
+      // Of two parallel disables, the one that removed the row fires the event.
+      if ((await models.TwoFactor.destroy({ where: { userId: owner.id }, transaction })) > 0) {
+        await events.recordForUser('user.two_factor_disabled', owner.id, {}, { transaction });
+      }
+    });
     await tokens.userChanged(owner.id);
     await activity.record({ action: 'user.2fa_disabled', userId: owner.id, email: owner.email }, context);
-    await events.recordForUser('user.two_factor_disabled', owner.id, {});
     notify(owner.email, 'Two-factor authentication turned off', 'Two-factor authentication was turned off for your account: signing in no longer asks for a code.', context);
   }
 

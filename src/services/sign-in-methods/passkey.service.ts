@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op, UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Config } from '../../config/config';
 import type { Models } from '../../models';
@@ -25,6 +25,7 @@ import type { CredentialSet } from '../security/credential-set/credential-set';
 import { normalizeEmail } from '../accounts/user.service';
 import { subKey } from '../../credentials/sub-keys';
 import type { Events } from '../operations/webhooks.service';
+import { changeWithEvent } from '../operations/event-transaction';
 
 export const PASSKEY_MESSAGES = {
   unavailable: 'Passkeys need a host name in BASE_URL',
@@ -71,6 +72,7 @@ function storedOf(row: Passkey): StoredCredential {
  */
 export function createPasskeyService(deps: {
   config: Pick<Config, 'baseUrl' | 'appName' | 'jwtSecret'>;
+  sequelize: Sequelize;
   models: Models;
   authUsers: AuthUserRecords;
   store: KeyValueStore;
@@ -78,10 +80,10 @@ export function createPasskeyService(deps: {
   notices: Pick<SecurityNotices, 'send'>;
   /** An unverified account adds no passkey (CONTRACT 18). */
   credentials: Pick<CredentialSet, 'assertMayAdd'>;
-  /** CONTRACT 16: passkey.added and passkey.removed, after the row is written. */
-  events: Pick<Events, 'recordForUser'>;
+  /** CONTRACT 16: passkey.added and passkey.removed, in the transaction that writes the row. */
+  events: Pick<Events, 'recordForUser' | 'listens'>;
 }) {
-  const { config, models, authUsers, activity, notices, credentials, events } = deps;
+  const { config, sequelize, models, authUsers, activity, notices, credentials, events } = deps;
   const rp = relyingPartyOf(config.baseUrl, config.appName);
   const ceremonies = rp ? createPasskeyCeremonies({ rp, store: deps.store }) : null;
 
@@ -121,24 +123,29 @@ export function createPasskeyService(deps: {
     });
     const count = await models.Passkey.count({ where: { userId: user.id } });
     if (count >= MAX_PASSKEYS_PER_USER) throw AppError.conflict(PASSKEY_MESSAGES.tooMany);
-    const row = await models.Passkey.create({
-      id: crypto.randomUUID(),
-      userId: user.id,
-      name: name ?? `Passkey ${count + 1}`,
-      credentialId: credential.credentialId,
-      credentialHash: credentialHash(credential.credentialId),
-      publicKey: credential.publicKey,
-      counter: credential.counter,
-      transports: credential.transports.length > 0 ? JSON.stringify(credential.transports.slice(0, 8)).slice(0, 255) : null,
-      deviceType: credential.deviceType,
-      backedUp: credential.backedUp,
-      createdAt: new Date(),
-    }).catch((err: unknown) => {
+    const created = (transaction?: Transaction) =>
+      models.Passkey.create(
+        {
+          id: crypto.randomUUID(),
+          userId: user.id,
+          name: name ?? `Passkey ${count + 1}`,
+          credentialId: credential.credentialId,
+          credentialHash: credentialHash(credential.credentialId),
+          publicKey: credential.publicKey,
+          counter: credential.counter,
+          transports: credential.transports.length > 0 ? JSON.stringify(credential.transports.slice(0, 8)).slice(0, 255) : null,
+          deviceType: credential.deviceType,
+          backedUp: credential.backedUp,
+          createdAt: new Date(),
+        },
+        { transaction },
+      );
+    const added = (row: Passkey, transaction: Transaction) => events.recordForUser('passkey.added', user.id, { passkey: { id: row.id, name: row.name } }, { transaction });
+    const row = await changeWithEvent({ sequelize, events }, 'passkey.added', created, added).catch((err: unknown) => {
       if (err instanceof UniqueConstraintError) throw AppError.conflict(PASSKEY_MESSAGES.duplicate);
       throw err;
     });
     await activity.record({ action: 'passkey.added', userId: user.id, email: user.email, details: { passkeyId: row.id, name: row.name } }, context);
-    await events.recordForUser('passkey.added', user.id, { passkey: { id: row.id, name: row.name } });
     notices.send(user.email, {
       subject: 'A passkey was added to your account',
       summary: `A passkey was added to your account (${user.email}): it can now sign in as you.`,
@@ -152,9 +159,17 @@ export function createPasskeyService(deps: {
   /** Removes one of the user's passkeys; false when they have none of that id. */
   async function remove(user: Pick<AuthUser, 'id' | 'email'>, id: string, context: RequestContext): Promise<boolean> {
     const row = await models.Passkey.findOne({ where: { id, userId: user.id } });
-    if (!row || (await models.Passkey.destroy({ where: { id: row.id } })) === 0) return false;
+    if (!row) return false;
+    const removed = await changeWithEvent(
+      { sequelize, events },
+      'passkey.removed',
+      (transaction) => models.Passkey.destroy({ where: { id: row.id }, transaction }),
+      async (count, transaction) => {
+        if (count > 0) await events.recordForUser('passkey.removed', user.id, { passkey: { id: row.id, name: row.name } }, { transaction });
+      },
+    );
+    if (removed === 0) return false;
     await activity.record({ action: 'passkey.removed', userId: user.id, email: user.email, details: { passkeyId: row.id, name: row.name } }, context);
-    await events.recordForUser('passkey.removed', user.id, { passkey: { id: row.id, name: row.name } });
     return true;
   }
 

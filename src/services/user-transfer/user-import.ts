@@ -251,8 +251,13 @@ export function createUserImport(deps: {
   async function recordImport(summary: ImportSummary, mode: ImportMode, audit: ImportAudit, cutShort: boolean): Promise<void> {
     const { created, updated, skipped, failed: refused } = summary;
     const details = { mode, created, updated, skipped, failed: refused, ...(cutShort ? { cutShort: true } : {}), via: audit.actor ? 'api' : 'cli' };
-    await activity.record({ action: 'users.imported', userId: audit.actor?.id ?? null, email: audit.actor?.email ?? null, details }, audit.context);
-    await events.record('users.imported', { ...details, actor: audit.actor ? { id: audit.actor.id, email: audit.actor.email } : null });
+    const actor = audit.actor ? { id: audit.actor.id, email: audit.actor.email } : null;
+    // The row and the event commit together, in one transaction per import whether or not an endpoint listens: its
+    // BEGIN and COMMIT are nothing beside the batches'.
+    await sequelize.transaction(async (transaction) => {
+      await activity.record({ action: 'users.imported', userId: actor?.id ?? null, email: actor?.email ?? null, details }, audit.context, { transaction });
+      await events.record('users.imported', { ...details, actor }, { transaction });
+    });
   }
 
   return { importUsers };
