@@ -6,7 +6,7 @@ import type { AuthUserRecords } from '../../sessions/auth-user-records';
 import { sqlDate } from '../../db/sql-date';
 import { createOidcAdapter, destroyGrants } from './adapter';
 import { hashClientSecret, OIDC_SCOPES, type OAuthClientService } from './oauth-clients.service';
-import { createProviderKeys, publicJwk, type PrivateJwk } from './provider-keys';
+import { createProviderKeys, publicJwk, type PrivateJwk, type ProviderAlgorithm } from './provider-keys';
 import type { ProviderPage } from '../../http/provider-page';
 import type { ActivityService } from '../operations/activity.service';
 import type { RequestContext } from '../../http/request-context';
@@ -30,6 +30,13 @@ const CLAIMS = {
 const LIVE_SESSION_OF_GRANT = `SELECT s.id FROM oidc_grants g JOIN sessions s ON s.id = g.session_id
   WHERE g.grant_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`;
 
+/**
+ * Access tokens are signed ES256: an RFC 9068 JWT may use any JWS algorithm (its verifier reads it from the
+ * JWKS), and a P-256 signature costs about a fifteenth of an RSA-2048 one. ID tokens stay RS256 (enabledJWA
+ * below), the one algorithm OpenID Connect Core 15.1 has every client support.
+ */
+const ACCESS_TOKEN_ALG = 'ES256';
+
 const TTL = {
   AuthorizationCode: 60,
   IdToken: 3600,
@@ -49,7 +56,7 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 /**
  * The OpenID Provider of CONTRACT 14: panva's certified oidc-provider, configured rather than rewritten. Its
  * storage is the adapter over our database, its clients our `oauth_clients` rows (secrets compared hashed),
- * its signing key the sealed RS256 key of provider-keys.ts, its accounts our users; its interactions (sign-in,
+ * its signing keys the sealed RS256 (ID tokens) and ES256 (access tokens) keys of provider-keys.ts, its accounts our users; its interactions (sign-in,
  * consent) are our own pages (src/controllers/oidc-interaction.controller.ts). A token whose grant's sign-in
  * session has ended finds no account, so the provider refuses it: ending a session ends its OIDC tokens.
  * Built at the first OIDC request, once per app.
@@ -70,7 +77,7 @@ export function createOidcProvider(deps: {
   const { config, sequelize, models, authUsers, clients, page, activity } = deps;
   const issuer = config.jwtIssuer;
   const keys = createProviderKeys({ models, jwtSecret: config.jwtSecret });
-  let building: Promise<{ provider: OidcProviderInstance; jwk: PrivateJwk }> | null = null;
+  let building: Promise<{ provider: OidcProviderInstance; jwks: Record<ProviderAlgorithm, PrivateJwk> }> | null = null;
 
   /** The sign-in session (CONTRACT 8) a grant belongs to, when it is still live. */
   async function liveSessionOf(grantId: string): Promise<string | null> {
@@ -157,17 +164,20 @@ export function createOidcProvider(deps: {
 
   async function build() {
     const { default: Provider, errors, interactionPolicy } = (await importEsm('oidc-provider')) as OidcProviderModule;
-    const jwk = await keys.signingJwk();
-    const verifyKey = crypto.createPublicKey({ key: publicJwk(jwk) as crypto.JsonWebKey, format: 'jwk' });
+    const jwks = await keys.signingJwks();
+    const accessTokenKey = jwks[ACCESS_TOKEN_ALG];
+    const verifyKey = crypto.createPublicKey({ key: publicJwk(accessTokenKey) as crypto.JsonWebKey, format: 'jwk' });
 
-    /** The `jti` of an access token JWT this provider signed (RS256, `typ: at+jwt`), or undefined. */
+    /** The `jti` of an access token JWT this provider signed (ES256, `typ: at+jwt`), or undefined. */
     function accessTokenId(value: string): string | undefined {
       const parts = value.split('.');
       if (parts.length !== 3) return undefined;
       try {
         const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; typ?: string; kid?: string };
-        if (header.alg !== 'RS256' || header.typ !== 'at+jwt' || header.kid !== jwk.kid) return undefined;
-        if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), verifyKey, Buffer.from(parts[2], 'base64url'))) return undefined;
+        if (header.alg !== ACCESS_TOKEN_ALG || header.typ !== 'at+jwt' || header.kid !== accessTokenKey.kid) return undefined;
+        // JWS carries an ECDSA signature as r || s (RFC 7518 3.4), not DER.
+        const signature = { key: verifyKey, dsaEncoding: 'ieee-p1363' as const };
+        if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), signature, Buffer.from(parts[2], 'base64url'))) return undefined;
         const { jti } = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { jti?: unknown };
         return typeof jti === 'string' ? jti : undefined;
       } catch {
@@ -207,7 +217,7 @@ export function createOidcProvider(deps: {
       clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
       pkce: { methods: ['S256'], required: () => true },
       enabledJWA: { idTokenSigningAlgValues: ['RS256'], userinfoSigningAlgValues: ['RS256'], introspectionSigningAlgValues: ['RS256'] },
-      jwks: { keys: [jwk] },
+      jwks: { keys: [jwks.RS256, jwks.ES256] },
       cookies: {
         keys: [Buffer.from(cookieKey).toString('base64url')],
         long: { signed: true, secure: secureCookies, sameSite: 'lax' },
@@ -241,14 +251,14 @@ export function createOidcProvider(deps: {
             client.clientAuthMethod !== 'none' && (!token.grantId || (await liveSessionOf(token.grantId)) !== null),
         },
         // Every access token is for the service itself (its API and userinfo), as an RFC 9068 JWT signed with the
-        // provider's key, so other services verify it from the JWKS; no other resource is known.
+        // provider's ES256 key, so other services verify it from the JWKS; no other resource is known.
         resourceIndicators: {
           enabled: true,
           defaultResource: () => issuer,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx: unknown, resource: string) => {
             if (resource !== issuer) throw new errors.InvalidTarget();
-            return { scope: OIDC_SCOPES.join(' '), audience: issuer, accessTokenFormat: 'jwt', accessTokenTTL: TTL.AccessToken, jwt: { sign: { alg: 'RS256' } } };
+            return { scope: OIDC_SCOPES.join(' '), audience: issuer, accessTokenFormat: 'jwt', accessTokenTTL: TTL.AccessToken, jwt: { sign: { alg: ACCESS_TOKEN_ALG } } };
           },
         },
         revocation: { enabled: true },
@@ -321,7 +331,7 @@ export function createOidcProvider(deps: {
     provider.Client.prototype.compareClientSecret = function (this: { clientSecret: string }, actual: string) {
       return compare.call(this, hashClientSecret(actual));
     };
-    return { provider, jwk };
+    return { provider, jwks };
   }
 
   /** The provider, built once (concurrent first requests share the build; a failed build is tried again). */
@@ -335,8 +345,8 @@ export function createOidcProvider(deps: {
 
   return {
     provider: async () => (await instance()).provider,
-    /** The provider key's public half, for the service's JWKS. */
-    publicJwks: async () => [publicJwk((await instance()).jwk)],
+    /** The public halves of the provider's keys, for the service's JWKS. */
+    publicJwks: async () => Object.values((await instance()).jwks).map(publicJwk),
     liveSessionOf,
   };
 }
