@@ -35,14 +35,17 @@ function withoutPublicClientCredentials(metadata: Record<string, unknown> | unde
 const JWT_TOKEN_MODELS = new Set(['AccessToken', 'ClientCredentials']);
 
 /*
- * The three statements every token request runs (a code exchange reads the code, the provider's session and
- * the grant, marks the code used and stores the access token's record; a refresh likewise), written by hand as
+ * The statements every token request runs (a code exchange reads the code, the provider's session by its uid
+ * and the grant, marks the code used and stores the access token's record; a refresh likewise), written by hand as
  * auth-user-records.ts's read is: through Sequelize's models each cost about 1 ms of CPU beside the statement
  * itself (SQLite; profiled under the bench's token load, where they were the largest part of a request), this
  * way about a tenth. Identifiers unquoted for the reason given there. The upsert keeps `consumed_at` as
  * the model's did (it names the same columns), and both forms are one atomic statement.
  */
-const SELECT_PAYLOAD = 'SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = ? AND id = ?';
+const SELECT_PAYLOAD = {
+  id: 'SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = ? AND id = ?',
+  uid: 'SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = ? AND uid = ?',
+};
 const CONSUME = 'UPDATE oidc_payloads SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL';
 const UPSERT_COLUMNS = 'INSERT INTO oidc_payloads (model, id, payload, grant_id, uid, user_code, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const UPSERT = {
@@ -75,8 +78,8 @@ export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMe
     return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
   }
 
-  async function findById(model: string, id: string): Promise<StoredPayload | undefined> {
-    const [row] = await sequelize.query<PayloadRow>(SELECT_PAYLOAD, { replacements: [model, id], type: QueryTypes.SELECT });
+  async function findBy(column: keyof typeof SELECT_PAYLOAD, model: string, value: string): Promise<StoredPayload | undefined> {
+    const [row] = await sequelize.query<PayloadRow>(SELECT_PAYLOAD[column], { replacements: [model, value], type: QueryTypes.SELECT });
     const date = (value: string | Date | null) => (value === null ? null : new Date(value));
     return row ? live({ payload: row.payload, expiresAt: date(row.expires_at), consumedAt: date(row.consumed_at) }) : undefined;
   }
@@ -95,13 +98,13 @@ export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMe
       if (JWT_TOKEN_MODELS.has(this.name)) {
         // The bare `jti` is readable inside the JWT by whoever holds it: only the signed token itself is accepted.
         const jti = hooks.accessTokenId(id);
-        return jti ? findById(this.name, jti) : undefined;
+        return jti ? findBy('id', this.name, jti) : undefined;
       }
-      return findById(this.name, id);
+      return findBy('id', this.name, id);
     }
 
     async findByUid(uid: string): Promise<StoredPayload | undefined> {
-      return live(await OidcPayload.findOne({ where: { model: this.name, uid } }));
+      return findBy('uid', this.name, uid);
     }
 
     async findByUserCode(userCode: string): Promise<StoredPayload | undefined> {

@@ -74,3 +74,25 @@ export function publicJwk(jwk: PrivateJwk): Record<string, unknown> {
   const members = jwk.kty === 'EC' ? { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: jwk.kty, n: jwk.n, e: jwk.e };
   return { ...members, kid: jwk.kid, alg: jwk.alg, use: jwk.use };
 }
+
+/**
+ * The `jti` of an access token JWT the provider signed with `jwk` (its alg and kid, `typ: at+jwt`, a valid
+ * signature), or undefined for anything else: the adapter finds a token's record by the JWT only.
+ */
+export function accessTokenIdReader(jwk: PrivateJwk): (value: string) => string | undefined {
+  // JWS carries an ECDSA signature as r || s (RFC 7518 3.4), not DER; the option is ignored for RSA.
+  const verifyKey = { key: crypto.createPublicKey({ key: publicJwk(jwk) as crypto.JsonWebKey, format: 'jwk' }), dsaEncoding: 'ieee-p1363' as const };
+  return (value) => {
+    const parts = value.split('.');
+    if (parts.length !== 3) return undefined;
+    try {
+      const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; typ?: string; kid?: string };
+      if (header.alg !== jwk.alg || header.typ !== 'at+jwt' || header.kid !== jwk.kid) return undefined;
+      if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), verifyKey, Buffer.from(parts[2], 'base64url'))) return undefined;
+      const { jti } = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { jti?: unknown };
+      return typeof jti === 'string' ? jti : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}

@@ -6,7 +6,7 @@ import type { AuthUserRecords } from '../../sessions/auth-user-records';
 import { sqlDate } from '../../db/sql-date';
 import { createOidcAdapter, destroyGrants } from './adapter';
 import { hashClientSecret, OIDC_SCOPES, type OAuthClientService } from './oauth-clients.service';
-import { createProviderKeys, publicJwk, type PrivateJwk, type ProviderAlgorithm } from './provider-keys';
+import { accessTokenIdReader, createProviderKeys, publicJwk, type PrivateJwk, type ProviderAlgorithm } from './provider-keys';
 import type { ProviderPage } from '../../http/provider-page';
 import type { ActivityService } from '../operations/activity.service';
 import type { RequestContext } from '../../http/request-context';
@@ -165,25 +165,7 @@ export function createOidcProvider(deps: {
   async function build() {
     const { default: Provider, errors, interactionPolicy } = (await importEsm('oidc-provider')) as OidcProviderModule;
     const jwks = await keys.signingJwks();
-    const accessTokenKey = jwks[ACCESS_TOKEN_ALG];
-    const verifyKey = crypto.createPublicKey({ key: publicJwk(accessTokenKey) as crypto.JsonWebKey, format: 'jwk' });
-
-    /** The `jti` of an access token JWT this provider signed (ES256, `typ: at+jwt`), or undefined. */
-    function accessTokenId(value: string): string | undefined {
-      const parts = value.split('.');
-      if (parts.length !== 3) return undefined;
-      try {
-        const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; typ?: string; kid?: string };
-        if (header.alg !== ACCESS_TOKEN_ALG || header.typ !== 'at+jwt' || header.kid !== accessTokenKey.kid) return undefined;
-        // JWS carries an ECDSA signature as r || s (RFC 7518 3.4), not DER.
-        const signature = { key: verifyKey, dsaEncoding: 'ieee-p1363' as const };
-        if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), signature, Buffer.from(parts[2], 'base64url'))) return undefined;
-        const { jti } = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { jti?: unknown };
-        return typeof jti === 'string' ? jti : undefined;
-      } catch {
-        return undefined;
-      }
-    }
+    const accessTokenId = accessTokenIdReader(jwks[ACCESS_TOKEN_ALG]);
 
     // A sign-in the service has since ended (logout, revocation) is no sign-in for the provider either: the
     // provider's own session cookie outlives it, so an application whose grant's session ended signs in again.
