@@ -76,18 +76,21 @@ export function publicJwk(jwk: PrivateJwk): Record<string, unknown> {
 }
 
 /**
- * The `jti` of an access token JWT the provider signed with `jwk` (its alg and kid, `typ: at+jwt`, a valid
- * signature), or undefined for anything else: the adapter finds a token's record by the JWT only.
+ * The `jti` of an access token JWT the provider signed with one of `jwks` (the alg and kid of that key, `typ:
+ * at+jwt`, a valid signature), or undefined for anything else: the adapter finds a token's record by the JWT only.
+ * Any of the provider's keys, not only today's access-token key: tokens signed RS256 before access tokens moved to
+ * ES256 stay valid for their hour.
  */
-export function accessTokenIdReader(jwk: PrivateJwk): (value: string) => string | undefined {
+export function accessTokenIdReader(jwks: PrivateJwk[]): (value: string) => string | undefined {
   // JWS carries an ECDSA signature as r || s (RFC 7518 3.4), not DER; the option is ignored for RSA.
-  const verifyKey = { key: crypto.createPublicKey({ key: publicJwk(jwk) as crypto.JsonWebKey, format: 'jwk' }), dsaEncoding: 'ieee-p1363' as const };
+  const verifyKeys = new Map(jwks.map((jwk) => [jwk.kid, { alg: jwk.alg, key: crypto.createPublicKey({ key: publicJwk(jwk) as crypto.JsonWebKey, format: 'jwk' }), dsaEncoding: 'ieee-p1363' as const }]));
   return (value) => {
     const parts = value.split('.');
     if (parts.length !== 3) return undefined;
     try {
       const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as { alg?: string; typ?: string; kid?: string };
-      if (header.alg !== jwk.alg || header.typ !== 'at+jwt' || header.kid !== jwk.kid) return undefined;
+      const verifyKey = typeof header.kid === 'string' ? verifyKeys.get(header.kid) : undefined;
+      if (!verifyKey || header.alg !== verifyKey.alg || header.typ !== 'at+jwt') return undefined;
       if (!crypto.verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), verifyKey, Buffer.from(parts[2], 'base64url'))) return undefined;
       const { jti } = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { jti?: unknown };
       return typeof jti === 'string' ? jti : undefined;

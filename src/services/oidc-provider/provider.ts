@@ -165,7 +165,7 @@ export function createOidcProvider(deps: {
   async function build() {
     const { default: Provider, errors, interactionPolicy } = (await importEsm('oidc-provider')) as OidcProviderModule;
     const jwks = await keys.signingJwks();
-    const accessTokenId = accessTokenIdReader(jwks[ACCESS_TOKEN_ALG]);
+    const accessTokenId = accessTokenIdReader(Object.values(jwks));
 
     // A sign-in the service has since ended (logout, revocation) is no sign-in for the provider either: the
     // provider's own session cookie outlives it, so an application whose grant's session ended signs in again.

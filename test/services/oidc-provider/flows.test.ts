@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { Client, TokenSet } from 'openid-client';
 import { makeUser, PASSWORD } from '../../support/auth';
 import { ctx } from '../../support/context';
+import { createProviderKeys } from '../../../src/services/oidc-provider/provider-keys';
 import { authorizeThroughPages, CookieBrowser, generators, listeningProvider, redeem, registerClient, relyingParty } from '../../support/oidc-relying-party';
 
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -93,6 +94,22 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
       assert.equal(introspected.active, true);
       assert.equal(introspected.sub, user.id);
       assert.equal(introspected.client_id, registered.clientId);
+    });
+
+    it('when an access token was signed RS256 by the provider (as before access tokens moved to ES256), then it still answers until it expires', async () => {
+      const { user, client, run } = await signedInApplication();
+      const tokens = await redeem(client, redirectUri, run);
+      const { RS256: rsa } = await createProviderKeys({ models: ctx().models, jwtSecret: ctx().config.jwtSecret }).signingJwks();
+      const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: rsa.kid })).toString('base64url');
+      const payload = (tokens.access_token as string).split('.')[1];
+      const signature = crypto.sign('sha256', Buffer.from(`${header}.${payload}`), crypto.createPrivateKey({ key: rsa, format: 'jwk' })).toString('base64url');
+      const earlier = `${header}.${payload}.${signature}`;
+      assert.equal((await client.userinfo(earlier)).sub, user.id);
+      assert.equal((await client.introspect(earlier)).active, true);
+      // The same token under the ID tokens' header type is no access token.
+      const idHeader = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: rsa.kid })).toString('base64url');
+      const idSigned = crypto.sign('sha256', Buffer.from(`${idHeader}.${payload}`), crypto.createPrivateKey({ key: rsa, format: 'jwk' })).toString('base64url');
+      await assert.rejects(client.userinfo(`${idHeader}.${payload}.${idSigned}`), /invalid_token/);
     });
 
     it('when the JWT\'s bare jti or a re-signed copy is presented, then neither is a token', async () => {
