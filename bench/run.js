@@ -51,8 +51,8 @@
  * Environment: BENCH_SECONDS (default 6 per measurement), BENCH_ROUNDS (default 4), BENCH_ITERATIONS
  * (PBKDF2, default 100000 like production), BENCH_LOG_LEVEL (default info), BENCH_REDIS_URL (default
  * redis://127.0.0.1:6379/14; "none" skips), BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306; "none"
- * skips), BENCH_GROWTH_USERS (default 100000), BENCH_CPU_PROF=1 (.cpuprofile files of the servers into
- * bench/profiles/), BENCH_SKIP_BUILD=1, BENCH_ENV_<NAME>=value (passed to the servers). Prints a table and
+ * skips), BENCH_GROWTH_USERS (default 100000), BENCH_CPU_PROF=1 (.cpuprofile files of each server's threads into
+ * bench/profiles/<server>-<time>/), BENCH_SKIP_BUILD=1, BENCH_ENV_<NAME>=value (passed to the servers). Prints a table and
  * writes bench/results.json.
  *
  * Each step is a module of bench/steps/ (growth's data in growth-data.js, the three /auth/me steps in me.js);

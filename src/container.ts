@@ -209,7 +209,7 @@ export function createContainer(deps: AppDependencies) {
   const oauthClients = createOAuthClientService({ sequelize, models, activity });
   const oidcConsent = createOidcConsentService({ sequelize, models, activity });
   const oidc = createOidcProvider({
-    config, models, clients: oauthClients, page: renderProviderPage, activity,
+    config, sequelize, models, authUsers, clients: oauthClients, page: renderProviderPage, activity,
     signedIn: async (token) => {
       const verified = await tokens.verify(token);
       return verified ? { userId: verified.user.id, sessionId: verified.claims.sid } : null;

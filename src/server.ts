@@ -58,10 +58,10 @@ async function main(): Promise<void> {
   const store = await createStore(config.redisUrl, logger);
   // CONTRACT 11: every stored signing key must open under JWT_SECRET (else the start stops, naming the key),
   // and an asymmetric JWT_ALGORITHM gets its first key here rather than at the first sign-in.
-  // The OpenID Provider's RS256 key too (CONTRACT 14): made at the first start, opened under JWT_SECRET at every start.
+  // The OpenID Provider's keys too (CONTRACT 14, RS256 and ES256): made at the first start, opened under JWT_SECRET at every start.
   const prepareKeys = async () => {
     await standaloneSigningKeys({ config, sequelize, models, store, logger }).prepare();
-    await createProviderKeys({ models, jwtSecret: config.jwtSecret }).signingJwk();
+    await createProviderKeys({ models, jwtSecret: config.jwtSecret }).signingJwks();
   };
   await prepareKeys().catch(async (err: unknown) => {
     await Promise.allSettled([store.close(), sequelize.close()]);

@@ -66,7 +66,9 @@ async function stop(child) {
 async function startService(name, env, { baseHost = '127.0.0.1' } = {}) {
   const port = await sparePort();
   const url = `http://127.0.0.1:${port}`;
-  const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(BENCH, 'profiles')}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  // A directory per server, and node's own file names in it: a fixed name was shared by the main thread and the
+  // worker threads (the password judge's), so whichever thread ended last overwrote the main thread's profile.
+  const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(BENCH, 'profiles', `${name}-${Date.now()}`)}`] : [];
   const serverEnv = {
     ...SERVER_START.env,
     NODE_ENV: 'production',

@@ -23,7 +23,7 @@ export function createSigningKeysController({ signingKeys, activity, oidc }: Con
     res.json({ key });
   };
 
-  // The OpenID Provider's RS256 key beside the access-token keys: ID tokens verify from this one set (CONTRACT 14).
+  // The OpenID Provider's keys (RS256, ES256) beside the service's own: its ID and access tokens verify from this one set (CONTRACT 14).
   const jwks: RequestHandler = async (req, res) => {
     const [service, provider] = await Promise.all([signingKeys.jwks(), oidc.publicJwks()]);
     const body = { keys: [...service.keys, ...provider] };

@@ -127,10 +127,11 @@ describe('signing keys (CONTRACT 11)', function () {
       assert.equal(headerOf(hsToken).alg, 'HS256');
       assert.match(headerOf(hsToken).kid as string, /^hs256-/);
       assert.equal(payloadOf(hsToken).iss, ctx().config.jwtIssuer);
-      // No access-token key is published under HS256; only the OpenID Provider's RS256 key may be (CONTRACT 14).
+      // No access-token key is published under HS256; only the OpenID Provider's keys are (CONTRACT 14): RS256 for
+      // ID tokens, ES256 for its access tokens.
       const published = (await request(hs).get('/.well-known/jwks.json')).body.keys as Array<{ kid: string; alg: string }>;
       assert.deepEqual(published.filter((key) => !key.kid.startsWith('oidc-')), []);
-      assert.ok(published.every((key) => key.alg === 'RS256'));
+      assert.deepEqual(published.map((key) => key.alg).sort(), ['ES256', 'RS256']);
     });
   });
 

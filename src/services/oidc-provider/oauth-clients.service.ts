@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Models } from '../../models';
 import type { OAuthClient } from '../../models/oidc';
 import type { ActivityService } from '../operations/activity.service';
@@ -47,6 +47,25 @@ export interface ClientView {
   grantTypes: string[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The registered client as every token, authorization and introspection request reads it: hand-written like
+ * the adapter's statements (adapter.ts says why), read afresh each time so that a removed application or a new
+ * secret holds at once on every instance. Booleans are 0/1 on both dialects, the lists JSON text (json-column.ts).
+ */
+const SELECT_CLIENT = `SELECT client_id, name, secret_hash, redirect_uris, post_logout_redirect_uris, public, allowed_scopes, grant_types
+  FROM oauth_clients WHERE client_id = ?`;
+
+interface ClientRow {
+  client_id: string;
+  name: string;
+  secret_hash: string | null;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  public: number | boolean;
+  allowed_scopes: string;
+  grant_types: string;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -166,17 +185,18 @@ export function createOAuthClientService(deps: { sequelize: Sequelize; models: M
    * presented secret through `compareClientSecret`, which provider.ts makes hash first.
    */
   async function metadata(clientId: string): Promise<Record<string, unknown> | undefined> {
-    const row = await models.OAuthClient.findByPk(clientId);
+    const [row] = await sequelize.query<ClientRow>(SELECT_CLIENT, { replacements: [clientId], type: QueryTypes.SELECT });
     if (!row) return undefined;
+    const grantTypes = JSON.parse(row.grant_types) as string[];
     return {
-      client_id: row.clientId,
+      client_id: row.client_id,
       client_name: row.name,
-      ...(row.public ? { token_endpoint_auth_method: 'none', application_type: 'native' } : { client_secret: row.secretHash, token_endpoint_auth_method: 'client_secret_basic' }),
-      redirect_uris: row.redirectUris,
-      post_logout_redirect_uris: row.postLogoutRedirectUris,
-      grant_types: row.grantTypes,
-      response_types: row.grantTypes.includes('authorization_code') ? ['code'] : [],
-      scope: row.allowedScopes.join(' '),
+      ...(Number(row.public) === 1 ? { token_endpoint_auth_method: 'none', application_type: 'native' } : { client_secret: row.secret_hash, token_endpoint_auth_method: 'client_secret_basic' }),
+      redirect_uris: JSON.parse(row.redirect_uris) as string[],
+      post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
+      grant_types: grantTypes,
+      response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
+      scope: (JSON.parse(row.allowed_scopes) as string[]).join(' '),
       // CONTRACT 14: every ID token carries auth_time, not only those a max_age asked for.
       require_auth_time: true,
     };

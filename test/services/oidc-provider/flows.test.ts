@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { Client, TokenSet } from 'openid-client';
 import { makeUser, PASSWORD } from '../../support/auth';
 import { ctx } from '../../support/context';
+import { createProviderKeys } from '../../../src/services/oidc-provider/provider-keys';
 import { authorizeThroughPages, CookieBrowser, generators, listeningProvider, redeem, registerClient, relyingParty } from '../../support/oidc-relying-party';
 
 const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -55,21 +56,27 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
   }
 
   describe('access tokens', () => {
-    it('when a code is redeemed, then the access token is an RFC 9068 JWT verifiable from the JWKS, and userinfo and introspection answer it', async () => {
+    it('when a code is redeemed, then the access token is an ES256 RFC 9068 JWT and the ID token RS256, both verifiable from the JWKS, and userinfo and introspection answer it', async () => {
       const { user, registered, client, run } = await signedInApplication();
       const tokens = await redeem(client, redirectUri, run);
-      const [header, payload, signature] = (tokens.access_token as string).split('.');
-      const head = decode(header);
+      const jwks = (await (await fetch(`${provider.base}/.well-known/jwks.json`)).json()) as { keys: (crypto.JsonWebKey & { kid: string; alg: string })[] };
+      /** The token's header, after checking its signature with the JWKS key its kid names. */
+      const verified = (token: string) => {
+        const [header, payload, signature] = token.split('.');
+        const head = decode(header);
+        const jwk = jwks.keys.find((key) => key.kid === head.kid);
+        assert.ok(jwk, 'the signing key is in the JWKS');
+        assert.equal(jwk.alg, head.alg, "the JWKS names the key's algorithm");
+        const key = { key: crypto.createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' as const };
+        assert.equal(crypto.verify('sha256', Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')), true);
+        return head;
+      };
+      const head = verified(tokens.access_token as string);
       assert.equal(head.typ, 'at+jwt');
-      assert.equal(head.alg, 'RS256');
+      assert.equal(head.alg, 'ES256');
+      assert.equal(verified(tokens.id_token as string).alg, 'RS256', 'ID tokens stay RS256 (OpenID Connect Core 15.1)');
 
-      const jwks = (await (await fetch(`${provider.base}/.well-known/jwks.json`)).json()) as { keys: (crypto.JsonWebKey & { kid: string })[] };
-      const jwk = jwks.keys.find((key) => key.kid === head.kid);
-      assert.ok(jwk, 'the signing key is in the JWKS');
-      const key = crypto.createPublicKey({ key: jwk, format: 'jwk' });
-      assert.equal(crypto.verify('sha256', Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')), true);
-
-      const claims = decode(payload);
+      const claims = decode((tokens.access_token as string).split('.')[1]);
       assert.equal(claims.iss, provider.base);
       assert.equal(claims.sub, user.id);
       assert.equal(claims.client_id, registered.clientId);
@@ -87,6 +94,22 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
       assert.equal(introspected.active, true);
       assert.equal(introspected.sub, user.id);
       assert.equal(introspected.client_id, registered.clientId);
+    });
+
+    it('when an access token was signed RS256 by the provider (as before access tokens moved to ES256), then it still answers until it expires', async () => {
+      const { user, client, run } = await signedInApplication();
+      const tokens = await redeem(client, redirectUri, run);
+      const { RS256: rsa } = await createProviderKeys({ models: ctx().models, jwtSecret: ctx().config.jwtSecret }).signingJwks();
+      const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: rsa.kid })).toString('base64url');
+      const payload = (tokens.access_token as string).split('.')[1];
+      const signature = crypto.sign('sha256', Buffer.from(`${header}.${payload}`), crypto.createPrivateKey({ key: rsa, format: 'jwk' })).toString('base64url');
+      const earlier = `${header}.${payload}.${signature}`;
+      assert.equal((await client.userinfo(earlier)).sub, user.id);
+      assert.equal((await client.introspect(earlier)).active, true);
+      // The same token under the ID tokens' header type is no access token.
+      const idHeader = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: rsa.kid })).toString('base64url');
+      const idSigned = crypto.sign('sha256', Buffer.from(`${idHeader}.${payload}`), crypto.createPrivateKey({ key: rsa, format: 'jwk' })).toString('base64url');
+      await assert.rejects(client.userinfo(`${idHeader}.${payload}.${idSigned}`), /invalid_token/);
     });
 
     it('when the JWT\'s bare jti or a re-signed copy is presented, then neither is a token', async () => {

@@ -27,7 +27,8 @@ describe('OpenID Provider (CONTRACT 14)', function () {
     assert.deepEqual(doc.response_types_supported, ['code']);
     assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
     assert.deepEqual(doc.subject_types_supported, ['public']);
-    assert.ok((doc.id_token_signing_alg_values_supported as string[]).includes('RS256'));
+    // RS256 only: the provider's ES256 key signs access tokens, never ID tokens (OpenID Connect Core 15.1).
+    assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256']);
     for (const scope of ['openid', 'profile', 'email', 'offline_access']) assert.ok((doc.scopes_supported as string[]).includes(scope), scope);
     for (const grant of ['authorization_code', 'refresh_token', 'client_credentials']) assert.ok((doc.grant_types_supported as string[]).includes(grant), grant);
     for (const method of ['client_secret_basic', 'client_secret_post', 'none']) assert.ok((doc.token_endpoint_auth_methods_supported as string[]).includes(method), method);
