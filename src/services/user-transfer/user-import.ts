@@ -1,12 +1,11 @@
 import type { Events } from '../operations/webhooks.service';
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
-import type { Models, Role, User } from '../../models';
+import type { Models, User } from '../../models';
 import type { PasswordService } from '../../credentials/password.service';
 import type { TokenService } from '../../sessions/token.service';
 import type { RequestContext } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
-import { containsNul } from '../../http/body-parsing';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { USER_MESSAGES, type NewUserInput, type UserService } from '../accounts/user.service';
 import { applyDefaults } from '../../profiles/profile-defaults';
@@ -15,25 +14,11 @@ import type { ProfileService } from '../accounts/profile.service';
 import { usernameTakenByAnother } from '../accounts/user-admin.service';
 import type { ActivityService } from '../operations/activity.service';
 import type { CredentialSet } from '../security/credential-set/credential-set';
-import { BodyTooLarge, readRecords, type ReadRecord, type RecordFormat } from './record-reader';
+import { BodyTooLarge, type RecordFormat } from './record-reader';
+import { checkedBatches, NUL_REFUSAL, type CheckedBatch, type CheckedRecord, type ImportRecord, type Refusal } from './checked-batches';
 
-/** One user as an import carries it (CONTRACT 17), after the record schema (src/schemas/user-transfer.schemas.ts). */
-export interface ImportRecord {
-  email: string;
-  username?: string;
-  role?: Role;
-  active?: boolean;
-  emailVerified?: boolean;
-  firstName?: string | null;
-  lastName?: string | null;
-  profile?: Record<string, unknown>;
-  createdAt?: string;
-  password?: string;
-  passwordHash?: string;
-}
-
-/** A record checked by the schema: the record, or its field errors as one line of text. */
-export type CheckedRecord = { ok: true; record: ImportRecord } | { ok: false; error: string };
+export type { CheckedRecord, ImportRecord } from './checked-batches';
+export { IMPORT_BATCH_SIZE } from './checked-batches';
 
 export type ImportMode = 'create' | 'upsert';
 
@@ -52,15 +37,6 @@ export interface ImportAudit {
 }
 
 export const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
-/** One record is one user: far below this. A longer one is refused alone, so a runaway line cannot fill memory. */
-const MAX_RECORD_LENGTH = 64 * 1024;
-/**
- * Records per transaction: few enough that a batch holds the write lock briefly (SQLite has one writer; a sign-in
- * waits for it), many enough that its one read and one INSERT amortise the round trips and the commit.
- */
-export const IMPORT_BATCH_SIZE = 500;
-/** Profile data a batch may hold (characters of JSON): 500 records of the largest kind would otherwise hold 32 MB. */
-const BATCH_PROFILE_CHARACTERS = 4 * 1024 * 1024;
 /** The errors listed in the answer; past this the counts still count (a bad file would otherwise make an answer as large as itself). */
 const MAX_LISTED_ERRORS = 1000;
 
@@ -68,7 +44,7 @@ export const IMPORT_MESSAGES = {
   tooLarge: 'Import body larger than 50 MB',
   batchFailed: 'not written: its batch failed in the database (try the import again)',
   adminKept: 'an import does not demote or deactivate an active admin (use the users API)',
-  nul: 'the record contains a NUL character',
+  nul: NUL_REFUSAL,
 } as const;
 
 type Pending = { line: number; record: ImportRecord; passwordHash: string | null };
@@ -275,44 +251,41 @@ export function createUserImport(deps: {
   ): Promise<ImportSummary> {
     const { format, mode } = options;
     const summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: 0, errors: [] };
-    const refuse = (line: number, email: string | null, error: string) => {
-      summary.failed += 1;
-      if (summary.errors.length < MAX_LISTED_ERRORS) summary.errors.push({ line, email, error });
+    const refuse = (refusals: Refusal[]) => {
+      for (const { line, email, error } of refusals.sort((x, y) => x.line - y.line)) {
+        summary.failed += 1;
+        if (summary.errors.length < MAX_LISTED_ERRORS) summary.errors.push({ line, email, error });
+      }
     };
-    let batch: Pending[] = [];
-    let batchProfileCharacters = 0;
-    const flush = async () => {
-      const outcomes = await writeBatch(batch, mode);
+    /** Counts a written batch: its refusals and failures together, so the errors stay in line order. */
+    const count = ({ records, refused }: CheckedBatch, outcomes: Outcome[]) => {
       outcomes.forEach((outcome, at) => {
-        if (outcome.kind === 'failed') refuse(batch[at].line, batch[at].record.email, outcome.error);
+        if (outcome.kind === 'failed') refused.push({ line: records[at].line, email: records[at].record.email, error: outcome.error });
         else summary[outcome.kind] += 1;
       });
-      batch = [];
-      batchProfileCharacters = 0;
+      refuse(refused);
       options.onProgress?.(summary);
     };
-    const emailOf = (value: unknown): string | null => {
-      const email = (value as { email?: unknown } | null)?.email;
-      return typeof email === 'string' ? email.slice(0, 320) : null;
+    // One batch is written while the next is read and checked: the database's work and this process's overlap.
+    let writing: Promise<{ err: unknown } | null> = Promise.resolve(null);
+    const written = async () => {
+      const failure = await writing;
+      writing = Promise.resolve(null);
+      if (failure) throw failure.err;
     };
     try {
-      for await (const read of readRecords(body, { format, limitBytes: options.limitBytes ?? IMPORT_LIMIT_BYTES, maxRecordLength: MAX_RECORD_LENGTH }) as AsyncIterable<ReadRecord>) {
-        if ('error' in read) {
-          refuse(read.line, null, read.error);
-          continue;
-        }
-        // The body parser's rule, for the body it leaves to this stream: no field may hold U+0000 (SQLite cuts text at it).
-        const checked = containsNul(read.value) ? { ok: false as const, error: IMPORT_MESSAGES.nul } : await checkRecord(read.value);
-        if (!checked.ok) refuse(read.line, emailOf(read.value), checked.error);
-        else {
-          batch.push({ line: read.line, record: checked.record, passwordHash: null });
-          if (checked.record.profile) batchProfileCharacters += JSON.stringify(checked.record.profile).length;
-        }
-        if (batch.length >= IMPORT_BATCH_SIZE || batchProfileCharacters >= BATCH_PROFILE_CHARACTERS) await flush();
+      for await (const batch of checkedBatches(body, { format, limitBytes: options.limitBytes ?? IMPORT_LIMIT_BYTES, checkRecord })) {
+        await written();
+        const pending: Pending[] = batch.records.map(({ line, record }) => ({ line, record, passwordHash: null }));
+        writing = (pending.length > 0 ? writeBatch(pending, mode) : Promise.resolve([])).then((outcomes) => count(batch, outcomes)).then(
+          () => null,
+          (err: unknown) => ({ err }),
+        );
       }
-      if (batch.length > 0) await flush();
+      await written();
     } catch (err) {
       // Cut short (a body past the limit, a broken stream): the batches before are written, and recorded.
+      await writing;
       await recordImport(summary, mode, audit, true);
       if (err instanceof BodyTooLarge) throw new AppError(413, IMPORT_MESSAGES.tooLarge, { body: { ...summary } });
       throw err;
