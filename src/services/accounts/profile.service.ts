@@ -93,6 +93,12 @@ export function createProfileService(deps: {
     await models.UserProfile.create({ userId, data: applyDefaults(definition, data) }, { transaction });
   }
 
+  /** createForUser for many users: one INSERT (an import's batch). */
+  async function createForUsers(rows: Array<{ userId: string; data: Record<string, unknown> }>, transaction: Transaction): Promise<void> {
+    if (rows.length === 0) return;
+    await models.UserProfile.bulkCreate(rows.map(({ userId, data }) => ({ userId, data: applyDefaults(definition, data) })), { transaction });
+  }
+
   /** The public user merged with custom profile fields (custom names never shadow standard ones). */
   function presentUser(user: Pick<AuthUser, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'role' | 'profileData'>) {
     return { ...applyDefaults(definition, user.profileData), ...toPublicUser(user) };
@@ -199,7 +205,7 @@ export function createProfileService(deps: {
   }
 
   // `write` alone: for a caller that logs its change its own way (an import writes one activity row for all its users).
-  return { definition, schema, registrationFields, validateRegistration, createForUser, presentUser, get, checkUpdate, update, staged, write };
+  return { definition, schema, registrationFields, validateRegistration, createForUser, createForUsers, presentUser, get, checkUpdate, update, staged, write };
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { UniqueConstraintError, fn, col, where as sqlWhere, type Sequelize, type Transaction } from 'sequelize';
-import type { Models, Role, User } from '../../models';
+import { Op, UniqueConstraintError, fn, col, where as sqlWhere, type Sequelize, type Transaction } from 'sequelize';
+import type { Models, Setting, User } from '../../models';
 import type { PasswordService } from '../../credentials/password.service';
 import type { ProfileService } from './profile.service';
 import type { SettingsService } from '../operations/settings.service';
 import { AppError } from '../../http/app-error';
-import { EMAIL_MESSAGES, emailAddress } from '../../util/account-text';
+import { asciiLower, checkedInput, userRow, usernameBase, type NewUserInput } from './new-user';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { eventUser } from '../operations/webhook-events';
 import type { Events } from '../operations/webhooks.service';
@@ -24,33 +24,9 @@ export const USER_MESSAGES = {
  */
 export const FIRST_ADMIN_CLAIM_KEY = 'bootstrap.firstAdmin';
 
-const USERNAME_MIN = 3;
-const USERNAME_MAX = 64;
-const GENERATED_BASE_MAX = 48;
 const RETRIES = 4;
 
-/** What any path that creates a user passes (register, admin API, OTP, magic link, OAuth, seed-admin). */
-export interface NewUserInput {
-  email: string;
-  /** Plain password, hashed here; omitted/null for passwordless accounts. */
-  password?: string | null;
-  /** A hash made already (an import's, checked by importedHashProblem), stored as it is; `password` wins. */
-  passwordHash?: string | null;
-  /** When the address was proven (an import's vouched-for address); unproven when absent. */
-  emailVerifiedAt?: Date | null;
-  /** When the account was made elsewhere (an import); now when absent. */
-  createdAt?: Date;
-  /** Defaults to the email's local part, made unique. */
-  username?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  /** Honoured for admin callers; self-registration passes none (viewer). The first user is admin regardless. */
-  role?: Role;
-  active?: boolean;
-  avatarUrl?: string | null;
-  /** Custom profile data, ALREADY validated by the caller (e.g. profiles.validateRegistration). */
-  profile?: Record<string, unknown>;
-}
+export type { NewUserInput } from './new-user';
 
 export interface CreateUserOptions {
   /** Create inside the caller's transaction (e.g. user + OAuth link together); no retry then. */
@@ -82,14 +58,6 @@ export interface CreateUserOptions {
 /** The one normal form of an email for lookup and storage (ASCII only; defined with the email rule). */
 export { normalizeEmail } from '../../util/account-text';
 
-/** A username from an email's local part: safe characters only, at least three of them. */
-function usernameBase(email: string): string {
-  const local = email.split('@')[0] ?? '';
-  const cleaned = local.replace(/[^a-z0-9._-]/g, '').slice(0, GENERATED_BASE_MAX);
-  if (cleaned.length === 0) return 'user';
-  return cleaned.length < USERNAME_MIN ? `${cleaned}_user` : cleaned;
-}
-
 /** The claim row vanished and reappeared under us (tables emptied meanwhile): run the transaction again. */
 class ClaimRaced extends Error {}
 
@@ -103,7 +71,7 @@ export function createUserService(deps: {
   sequelize: Sequelize;
   models: Models;
   passwords: PasswordService;
-  profiles: Pick<ProfileService, 'createForUser'>;
+  profiles: Pick<ProfileService, 'createForUser' | 'createForUsers'>;
   settings: Pick<SettingsService, 'getSecuritySettings'>;
   /** CONTRACT 16: `user.created`, recorded with the user's rows (absent in tests that build the service alone). */
   events?: Events;
@@ -169,8 +137,8 @@ export function createUserService(deps: {
     transaction: Transaction,
   ): Promise<User> {
     const claim = await lockClaim(transaction);
-    const claimed = (claim.value as { userId?: string | null } | null)?.userId ?? null;
-    const isFirstUser = !options.roleAsGiven && claimed === null && (await models.User.count({ transaction })) === 0;
+    const unclaimed = ((claim.value as { userId?: string | null } | null)?.userId ?? null) === null;
+    const isFirstUser = !options.roleAsGiven && unclaimed && (await models.User.count({ transaction })) === 0;
 
     if (options.onlyIf === 'first-user' && !isFirstUser) throw AppError.forbidden(USER_MESSAGES.registrationDisabled);
     if (options.onlyIf === 'no-admin' && (await models.User.count({ where: { role: 'admin' }, transaction })) > 0) {
@@ -181,33 +149,100 @@ export function createUserService(deps: {
     }
     const username = await chooseUsername(email, input.username?.trim(), transaction);
     const id = crypto.randomUUID();
-    const user = await models.User.create(
-      {
-        id,
-        email,
-        username,
-        firstName: input.firstName ?? null,
-        lastName: input.lastName ?? null,
-        role: isFirstUser ? 'admin' : (input.role ?? 'viewer'),
-        active: input.active ?? true,
-        passwordHash,
-        selfRegistered: Boolean(options.selfRegistered) && !isFirstUser,
-        avatarUrl: input.avatarUrl ?? null,
-        emailVerifiedAt: input.emailVerifiedAt ?? null,
-        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
-      },
-      { transaction },
-    );
+    const role = isFirstUser ? 'admin' : (input.role ?? 'viewer');
+    const user = await models.User.create(userRow(input, { id, email, username, passwordHash, role, selfRegistered: Boolean(options.selfRegistered) && !isFirstUser }), { transaction });
     await profiles.createForUser(id, input.profile ?? {}, transaction);
     if (options.afterInsert) await options.afterInsert(user, transaction);
     await events?.record('user.created', { user: eventUser(user) }, { transaction });
-    if (claimed === null) {
-      // The first user claims the row; so does any creation that finds users made elsewhere (a seeder).
-      claim.value = { userId: isFirstUser ? id : 'preexisting' };
-      claim.changed('value', true);
-      await claim.save({ transaction });
-    }
+    await settleClaim(claim, isFirstUser ? id : 'preexisting', transaction);
     return user;
+  }
+
+  /** The first user claims the row; so does any creation that finds users made elsewhere (a seeder, an import). */
+  async function settleClaim(claim: Setting, holder: string, transaction: Transaction): Promise<void> {
+    if (((claim.value as { userId?: string | null } | null)?.userId ?? null) !== null) return;
+    claim.value = { userId: holder };
+    claim.changed('value', true);
+    await claim.save({ transaction });
+  }
+
+  /**
+   * The keys of the stored usernames among `names`, as usernameTaken judges a name: on SQLite lower(username),
+   * which a name is taken by when its toLowerCase() equals it; on MariaDB the stored names the collation finds,
+   * ASCII lower-cased. A name the collation equates otherwise (accents) is left to the unique index.
+   */
+  async function storedUsernameKeys(names: string[], transaction: Transaction): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const sqlite = dialect === 'sqlite';
+    const rows = await models.User.findAll({
+      attributes: [[sqlite ? fn('lower', col('username')) : col('username'), 'name']],
+      where: sqlite ? sqlWhere(fn('lower', col('username')), { [Op.in]: names.map((name) => name.toLowerCase()) }) : { username: names },
+      raw: true,
+      transaction,
+    });
+    return new Set(rows.map((row) => asciiLower(String((row as unknown as { name: string }).name))));
+  }
+
+  /**
+   * Creates many users in the caller's transaction (an import's batch, CONTRACT 17): the rows createUser would
+   * write one after another, in input order, with one read of the usernames they ask for and one INSERT each
+   * for the users and their profiles. Roles as given; hashes made already. The caller has read that no input's
+   * email is stored and that no two share one. Answers each input's new user or the refusal createUser would
+   * throw. A unique index that fires (a writer took an email or name since the reads) throws
+   * UniqueConstraintError: the caller runs this in a savepoint and goes input by input.
+   */
+  async function createUsers(inputs: Array<Omit<NewUserInput, 'password'>>, transaction: Transaction): Promise<Array<User | AppError>> {
+    const checked = inputs.map((input) => {
+      try {
+        return checkedInput(input);
+      } catch (err) {
+        if (err instanceof AppError) return err;
+        throw err;
+      }
+    });
+    await ensureClaimRow(transaction);
+    const claim = await lockClaim(transaction);
+    const asked = checked.flatMap((input) => (input instanceof AppError ? [] : [input.username || usernameBase(input.email)]));
+    const taken = await storedUsernameKeys(asked, transaction);
+    const probe = (name: string) => (dialect === 'sqlite' ? name.toLowerCase() : asciiLower(name));
+    const generated = (email: string) => {
+      for (;;) {
+        const candidate = `${usernameBase(email)}-${crypto.randomBytes(3).toString('hex')}`;
+        if (!taken.has(probe(candidate))) return candidate;
+      }
+    };
+    const rows: Array<ReturnType<typeof userRow>> = [];
+    const unchecked: number[] = [];
+    // Each name as it would be chosen after the inputs before it were written: a name given earlier is taken.
+    const results = checked.map((input, at) => {
+      if (input instanceof AppError) return input;
+      let username = input.username || usernameBase(input.email);
+      if (taken.has(probe(username))) {
+        if (input.username) return AppError.conflict(USER_MESSAGES.duplicate);
+        username = generated(input.email);
+        unchecked.push(rows.length);
+      }
+      taken.add(asciiLower(username));
+      const { passwordHash = null, role = 'viewer' } = inputs[at];
+      rows.push(userRow(inputs[at], { id: crypto.randomUUID(), email: input.email, username, passwordHash, role, selfRegistered: false }));
+      return { row: rows.length - 1, profile: inputs[at].profile ?? {} };
+    });
+    // Generated names were checked against the batch only: against the table, and again until free.
+    for (let pending = unchecked; pending.length > 0; ) {
+      const stored = await storedUsernameKeys(pending.map((at) => rows[at].username), transaction);
+      pending = pending.filter((at) => stored.has(probe(rows[at].username)));
+      for (const at of pending) taken.add(asciiLower((rows[at].username = generated(rows[at].email))));
+    }
+    const users = rows.length > 0 ? await models.User.bulkCreate(rows, { transaction }) : [];
+    const made = results.filter((result): result is { row: number; profile: Record<string, unknown> } => !(result instanceof AppError));
+    await profiles.createForUsers(made.map(({ row, profile }) => ({ userId: rows[row].id, data: profile })), transaction);
+    if (users.length === 0) return results as AppError[];
+    // Asked once: with nobody listening, a million users cost no store read each.
+    if (events && (await events.listens('user.created', transaction))) {
+      for (const user of users) await events.record('user.created', { user: eventUser(user) }, { transaction });
+    }
+    await settleClaim(claim, 'preexisting', transaction);
+    return results.map((result) => (result instanceof AppError ? result : users[result.row]));
   }
 
   /**
@@ -216,13 +251,7 @@ export function createUserService(deps: {
    * Returns the created row (its `role` tells whether it became the first admin).
    */
   async function createUser(input: NewUserInput, options: CreateUserOptions = {}): Promise<User> {
-    // Every path lands here (provider profiles and stored link identifiers too): the one rule, again.
-    const email = emailAddress(input.email);
-    if (email === null) throw AppError.validation({ email: EMAIL_MESSAGES.invalid });
-    const username = input.username?.trim();
-    if (username !== undefined && username !== '' && (username.length < USERNAME_MIN || username.length > USERNAME_MAX)) {
-      throw AppError.validation({ username: `must be ${USERNAME_MIN} to ${USERNAME_MAX} characters` });
-    }
+    const { email } = checkedInput(input);
     // Hash before any lock is taken: PBKDF2 takes tens of milliseconds.
     const passwordHash = input.password ? await passwords.hash(input.password) : (input.passwordHash ?? null);
     await ensureClaimRow(options.transaction);
@@ -260,7 +289,7 @@ export function createUserService(deps: {
     return allowRegistration.value || (await models.User.count()) === 0;
   }
 
-  return { createUser, signUp, signUpOpen, adminExists };
+  return { createUser, createUsers, signUp, signUpOpen, adminExists };
 }
 
 export type UserService = ReturnType<typeof createUserService>;

@@ -1,39 +1,24 @@
 import type { Events } from '../operations/webhooks.service';
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Logger } from 'pino';
-import type { Models, Role, User } from '../../models';
+import type { Models, User } from '../../models';
 import type { PasswordService } from '../../credentials/password.service';
 import type { TokenService } from '../../sessions/token.service';
 import type { RequestContext } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
-import { containsNul } from '../../http/body-parsing';
 import { transactionWithRetry } from '../../db/transaction-retry';
-import { USER_MESSAGES, type UserService } from '../accounts/user.service';
+import { USER_MESSAGES, type NewUserInput, type UserService } from '../accounts/user.service';
 import { applyDefaults } from '../../profiles/profile-defaults';
 import { validateProfileData } from '../../profiles/profile-values';
 import type { ProfileService } from '../accounts/profile.service';
 import { usernameTakenByAnother } from '../accounts/user-admin.service';
 import type { ActivityService } from '../operations/activity.service';
 import type { CredentialSet } from '../security/credential-set/credential-set';
-import { BodyTooLarge, readRecords, type ReadRecord, type RecordFormat } from './record-reader';
+import { BodyTooLarge, type RecordFormat } from './record-reader';
+import { checkedBatches, NUL_REFUSAL, type CheckedBatch, type CheckedRecord, type ImportRecord, type Refusal } from './checked-batches';
 
-/** One user as an import carries it (CONTRACT 17), after the record schema (src/schemas/user-transfer.schemas.ts). */
-export interface ImportRecord {
-  email: string;
-  username?: string;
-  role?: Role;
-  active?: boolean;
-  emailVerified?: boolean;
-  firstName?: string | null;
-  lastName?: string | null;
-  profile?: Record<string, unknown>;
-  createdAt?: string;
-  password?: string;
-  passwordHash?: string;
-}
-
-/** A record checked by the schema: the record, or its field errors as one line of text. */
-export type CheckedRecord = { ok: true; record: ImportRecord } | { ok: false; error: string };
+export type { CheckedRecord, ImportRecord } from './checked-batches';
+export { IMPORT_BATCH_SIZE } from './checked-batches';
 
 export type ImportMode = 'create' | 'upsert';
 
@@ -52,10 +37,6 @@ export interface ImportAudit {
 }
 
 export const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
-/** One record is one user: far below this. A longer one is refused alone, so a runaway line cannot fill memory. */
-const MAX_RECORD_LENGTH = 64 * 1024;
-/** Records per transaction: few enough that a batch holds the write lock briefly, many enough to amortise the commit. */
-const BATCH_SIZE = 200;
 /** The errors listed in the answer; past this the counts still count (a bad file would otherwise make an answer as large as itself). */
 const MAX_LISTED_ERRORS = 1000;
 
@@ -63,7 +44,7 @@ export const IMPORT_MESSAGES = {
   tooLarge: 'Import body larger than 50 MB',
   batchFailed: 'not written: its batch failed in the database (try the import again)',
   adminKept: 'an import does not demote or deactivate an active admin (use the users API)',
-  nul: 'the record contains a NUL character',
+  nul: NUL_REFUSAL,
 } as const;
 
 type Pending = { line: number; record: ImportRecord; passwordHash: string | null };
@@ -84,8 +65,10 @@ const refusalText = (err: AppError): string => {
 
 /**
  * Imports users from a body of records (CONTRACT 17): read as a stream, each record checked with the user rules,
- * written in batches, each batch one transaction and each record a savepoint in it, so a refused record never
- * leaves half a user and a batch that fails in the database leaves nothing. Plain passwords are hashed before the
+ * written in batches, each batch one transaction, so a batch that fails in the database leaves nothing. In a
+ * batch, one read finds the stored emails and the new users are created together (one INSERT of users, one of
+ * profiles); a stored user's update, a repeated email and a batch a concurrent writer collided with go record by
+ * record, each in a savepoint, so a refused record never leaves half a user. Plain passwords are hashed before the
  * batch's transaction opens (no lock is held over PBKDF2); hashes are stored as given (checked at sign-in, then
  * re-hashed). No mail is sent; imported accounts are vouched for (not self-registered).
  */
@@ -93,7 +76,7 @@ export function createUserImport(deps: {
   sequelize: Sequelize;
   models: Models;
   passwords: Pick<PasswordService, 'hash'>;
-  users: Pick<UserService, 'createUser'>;
+  users: Pick<UserService, 'createUser' | 'createUsers'>;
   profiles: Pick<ProfileService, 'definition' | 'write'>;
   credentials: Pick<CredentialSet, 'end'>;
   tokens: Pick<TokenService, 'userChanged'>;
@@ -131,27 +114,93 @@ export function createUserImport(deps: {
     return { kind: 'updated', userId: user.id };
   }
 
-  async function create(pending: Pending, transaction: Transaction): Promise<Outcome> {
+  /** The user a new record makes, for createUser or createUsers; or its profile's field errors. */
+  function newUser(pending: Pending): { ok: true; input: NewUserInput } | { ok: false; outcome: Outcome } {
     const { record } = pending;
-    // createUser takes profile data already checked: the record's fields with the defaults, as a registration's.
+    // User creation takes profile data already checked: the record's fields with the defaults, as a registration's.
     const profile = validateProfileData(profiles.definition, applyDefaults(profiles.definition, record.profile ?? {}));
-    if (!profile.ok) return failed(errorText(Object.fromEntries(Object.entries(profile.errors).map(([field, message]) => [`profile.${field}`, message]))));
-    await users.createUser(
-      {
-        email: record.email,
-        passwordHash: pending.passwordHash,
-        username: record.username ?? null,
-        firstName: record.firstName ?? null,
-        lastName: record.lastName ?? null,
-        role: record.role ?? 'viewer',
-        active: record.active ?? true,
-        profile: profile.value,
-        emailVerifiedAt: record.emailVerified ? new Date() : null,
-        createdAt: record.createdAt ? new Date(record.createdAt) : undefined,
-      },
-      { transaction, roleAsGiven: true },
-    );
+    if (!profile.ok) return { ok: false, outcome: failed(errorText(Object.fromEntries(Object.entries(profile.errors).map(([field, message]) => [`profile.${field}`, message])))) };
+    const input: NewUserInput = {
+      email: record.email,
+      passwordHash: pending.passwordHash,
+      username: record.username ?? null,
+      firstName: record.firstName ?? null,
+      lastName: record.lastName ?? null,
+      role: record.role ?? 'viewer',
+      active: record.active ?? true,
+      profile: profile.value,
+      emailVerifiedAt: record.emailVerified ? new Date() : null,
+      createdAt: record.createdAt ? new Date(record.createdAt) : undefined,
+    };
+    return { ok: true, input };
+  }
+
+  async function create(pending: Pending, transaction: Transaction): Promise<Outcome> {
+    const user = newUser(pending);
+    if (!user.ok) return user.outcome;
+    await users.createUser(user.input, { transaction, roleAsGiven: true });
     return { kind: 'created' };
+  }
+
+  /**
+   * New records created together (users.createUsers: one read of their usernames, one INSERT), in a savepoint.
+   * When a unique index fires there (a registration took one of the emails or names since the batch's read),
+   * the savepoint is undone and the records go one by one, each reading afresh: the outcome is as exact.
+   */
+  async function createTogether(group: Pending[], mode: ImportMode, batch: Transaction): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    const inputs: NewUserInput[] = [];
+    for (const pending of group) {
+      const user = newUser(pending);
+      outcomes.push(user.ok ? { kind: 'created' } : user.outcome);
+      if (user.ok) inputs.push(user.input);
+    }
+    const savepoint = await sequelize.transaction({ transaction: batch });
+    let created: Array<User | AppError>;
+    try {
+      created = await users.createUsers(inputs, savepoint);
+      await savepoint.commit();
+    } catch (err) {
+      await savepoint.rollback();
+      if (!(err instanceof UniqueConstraintError)) throw err;
+      const alone: Outcome[] = [];
+      for (const pending of group) alone.push(await writeOne(pending, mode, batch));
+      return alone;
+    }
+    let next = 0;
+    return outcomes.map((outcome) => {
+      if (outcome.kind !== 'created') return outcome;
+      const result = created[next++];
+      return result instanceof AppError ? failed(refusalText(result)) : outcome;
+    });
+  }
+
+  /**
+   * A batch's records in order, as one after another would be written. One read finds which emails are stored:
+   * in create mode those are skipped, and the new ones gathered and created together. A record for a stored
+   * user in upsert mode, or for an email met earlier in the batch, goes alone after the new ones before it
+   * (its outcome depends on them).
+   */
+  async function writeInOrder(batch: Pending[], mode: ImportMode, transaction: Transaction): Promise<Outcome[]> {
+    const stored = new Set((await models.User.findAll({ attributes: ['email'], where: { email: batch.map((pending) => pending.record.email) }, transaction })).map((user) => user.email));
+    const seen = new Set<string>();
+    const outcomes: Outcome[] = [];
+    let group: Pending[] = [];
+    const createGroup = async () => {
+      if (group.length > 0) outcomes.push(...(await createTogether(group, mode, transaction)));
+      group = [];
+    };
+    for (const pending of batch) {
+      const { email } = pending.record;
+      if (stored.has(email) && mode === 'create') outcomes.push({ kind: 'skipped' });
+      else if (stored.has(email) || seen.has(email)) {
+        await createGroup();
+        outcomes.push(await writeOne(pending, mode, transaction));
+      } else group.push(pending);
+      seen.add(email);
+    }
+    await createGroup();
+    return outcomes;
   }
 
   /** One record in a savepoint of the batch: a refusal rolls back that record alone; a database failure fails the batch. */
@@ -177,11 +226,7 @@ export function createUserImport(deps: {
     batch.forEach((pending, at) => (pending.passwordHash = hashes[at] ?? pending.record.passwordHash ?? null));
     let outcomes: Outcome[];
     try {
-      outcomes = await transactionWithRetry(sequelize, async (transaction) => {
-        const written: Outcome[] = [];
-        for (const pending of batch) written.push(await writeOne(pending, mode, transaction));
-        return written;
-      });
+      outcomes = await transactionWithRetry(sequelize, (transaction) => writeInOrder(batch, mode, transaction));
     } catch (err) {
       logger.error({ err: (err as Error).message, records: batch.length }, 'an import batch failed and was rolled back');
       return batch.map(() => failed(IMPORT_MESSAGES.batchFailed));
@@ -206,39 +251,41 @@ export function createUserImport(deps: {
   ): Promise<ImportSummary> {
     const { format, mode } = options;
     const summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: 0, errors: [] };
-    const refuse = (line: number, email: string | null, error: string) => {
-      summary.failed += 1;
-      if (summary.errors.length < MAX_LISTED_ERRORS) summary.errors.push({ line, email, error });
+    const refuse = (refusals: Refusal[]) => {
+      for (const { line, email, error } of refusals.sort((x, y) => x.line - y.line)) {
+        summary.failed += 1;
+        if (summary.errors.length < MAX_LISTED_ERRORS) summary.errors.push({ line, email, error });
+      }
     };
-    let batch: Pending[] = [];
-    const flush = async () => {
-      const outcomes = await writeBatch(batch, mode);
+    /** Counts a written batch: its refusals and failures together, so the errors stay in line order. */
+    const count = ({ records, refused }: CheckedBatch, outcomes: Outcome[]) => {
       outcomes.forEach((outcome, at) => {
-        if (outcome.kind === 'failed') refuse(batch[at].line, batch[at].record.email, outcome.error);
+        if (outcome.kind === 'failed') refused.push({ line: records[at].line, email: records[at].record.email, error: outcome.error });
         else summary[outcome.kind] += 1;
       });
-      batch = [];
+      refuse(refused);
       options.onProgress?.(summary);
     };
-    const emailOf = (value: unknown): string | null => {
-      const email = (value as { email?: unknown } | null)?.email;
-      return typeof email === 'string' ? email.slice(0, 320) : null;
+    // One batch is written while the next is read and checked: the database's work and this process's overlap.
+    let writing: Promise<{ err: unknown } | null> = Promise.resolve(null);
+    const written = async () => {
+      const failure = await writing;
+      writing = Promise.resolve(null);
+      if (failure) throw failure.err;
     };
     try {
-      for await (const read of readRecords(body, { format, limitBytes: options.limitBytes ?? IMPORT_LIMIT_BYTES, maxRecordLength: MAX_RECORD_LENGTH }) as AsyncIterable<ReadRecord>) {
-        if ('error' in read) {
-          refuse(read.line, null, read.error);
-          continue;
-        }
-        // The body parser's rule, for the body it leaves to this stream: no field may hold U+0000 (SQLite cuts text at it).
-        const checked = containsNul(read.value) ? { ok: false as const, error: IMPORT_MESSAGES.nul } : await checkRecord(read.value);
-        if (!checked.ok) refuse(read.line, emailOf(read.value), checked.error);
-        else batch.push({ line: read.line, record: checked.record, passwordHash: null });
-        if (batch.length >= BATCH_SIZE) await flush();
+      for await (const batch of checkedBatches(body, { format, limitBytes: options.limitBytes ?? IMPORT_LIMIT_BYTES, checkRecord })) {
+        await written();
+        const pending: Pending[] = batch.records.map(({ line, record }) => ({ line, record, passwordHash: null }));
+        writing = (pending.length > 0 ? writeBatch(pending, mode) : Promise.resolve([])).then((outcomes) => count(batch, outcomes)).then(
+          () => null,
+          (err: unknown) => ({ err }),
+        );
       }
-      if (batch.length > 0) await flush();
+      await written();
     } catch (err) {
       // Cut short (a body past the limit, a broken stream): the batches before are written, and recorded.
+      await writing;
       await recordImport(summary, mode, audit, true);
       if (err instanceof BodyTooLarge) throw new AppError(413, IMPORT_MESSAGES.tooLarge, { body: { ...summary } });
       throw err;

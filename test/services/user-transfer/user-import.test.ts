@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Op } from 'sequelize';
 import { ctx, uniqueEmail } from '../../support/context';
 import { createContainer } from '../../../src/container';
-import { createUserImport, IMPORT_MESSAGES, type ImportSummary } from '../../../src/services/user-transfer/user-import';
+import { createUserImport, IMPORT_BATCH_SIZE, IMPORT_MESSAGES, type ImportSummary } from '../../../src/services/user-transfer/user-import';
 import { checkImportRecord } from '../../../src/schemas/user-transfer.schemas';
 
 const AUDIT = { actor: null, context: { ip: null, userAgent: 'test' } };
@@ -18,24 +18,25 @@ describe('user import service (batches)', function () {
   it('when the database fails in the middle of a batch, then none of that batch is written, its records fail, and the next batch is written', async () => {
     const services = container();
     let calls = 0;
-    // The 150th creation fails as a lost connection would (not a refusal of the record): the batch of 200 rolls back.
+    // The first batch's creation fails as a lost connection would (not a refusal of a record): that batch rolls back.
     const flaky = {
-      createUser: async (...args: Parameters<typeof services.users.createUser>) => {
+      createUser: services.users.createUser,
+      createUsers: async (...args: Parameters<typeof services.users.createUsers>) => {
         calls += 1;
-        if (calls === 150) throw new Error('connection lost');
-        return services.users.createUser(...args);
+        if (calls === 1) throw new Error('connection lost');
+        return services.users.createUsers(...args);
       },
     };
     const userImport = createUserImport({ ...services, users: flaky, credentials: services.credentialSet, checkRecord: checkImportRecord });
     const label = `batch${Date.now()}`;
-    const emails = Array.from({ length: 250 }, () => uniqueEmail(label));
+    const emails = Array.from({ length: IMPORT_BATCH_SIZE + 50 }, () => uniqueEmail(label));
     const summary: ImportSummary = await userImport.importUsers(body(emails.map((email) => ({ email }))), { format: 'ndjson', mode: 'create' }, AUDIT);
     assert.equal(summary.created, 50);
-    assert.equal(summary.failed, 200);
+    assert.equal(summary.failed, IMPORT_BATCH_SIZE);
     assert.ok(summary.errors.every((error) => error.error === IMPORT_MESSAGES.batchFailed));
-    assert.deepEqual(summary.errors.map((error) => error.line), Array.from({ length: 200 }, (_, at) => at + 1));
+    assert.deepEqual(summary.errors.map((error) => error.line), Array.from({ length: IMPORT_BATCH_SIZE }, (_, at) => at + 1));
     const written = await ctx().models.User.findAll({ where: { email: { [Op.in]: emails } }, attributes: ['email'] });
-    assert.deepEqual(new Set(written.map((user) => user.email)), new Set(emails.slice(200)));
+    assert.deepEqual(new Set(written.map((user) => user.email)), new Set(emails.slice(IMPORT_BATCH_SIZE)));
     const profiles = await ctx().models.UserProfile.count({ where: { userId: (await ctx().models.User.findAll({ where: { email: { [Op.in]: emails } }, attributes: ['id'] })).map((user) => user.id) } });
     assert.equal(profiles, 50, 'a profile row for each written user, none left over');
   });
