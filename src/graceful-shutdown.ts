@@ -66,13 +66,15 @@ export function trackForGracefulShutdown(server: http.Server, options: GracefulS
   });
 
   server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const state = connections.get(req.socket);
+    // Kept from the start: by the time a response closes, Node may have detached it (req.socket is then null).
+    const socket = req.socket;
+    const state = connections.get(socket);
     if (!state) return;
     state.inFlight.add(res);
     if (draining) res.setHeader('Connection', 'close');
     res.once('close', () => {
       state.inFlight.delete(res);
-      state.bytesReadAtIdle = req.socket.bytesRead;
+      state.bytesReadAtIdle = socket.bytesRead;
     });
   });
 
