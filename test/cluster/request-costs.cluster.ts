@@ -139,8 +139,19 @@ for (const topology of ['one Redis server', 'a Redis Cluster'] as const) {
       return sink.waitFor((m) => m.envelope.to.includes(email) && sink.messages.indexOf(m) >= before);
     }
 
+    /**
+     * Resolves once every mail recorded so far was attempted (its outbox row updated): a notice that a step's
+     * preparation sends (a new API key's) must not land in the step's own count.
+     */
+    async function mailSettled(): Promise<void> {
+      for (let tries = 0; tries < 100 && (await ctx().models.OutboxEntry.count({ where: { kind: 'mail', attempts: 0 } })) > 0; tries++) await sleep(50);
+    }
+
     async function newApiKey(): Promise<string> {
-      const res = await request(app).post('/auth/api-keys').set(bearer(await tokenOf((await newUser()).email))).send({ name: 'cost' }).expect(ok(201));
+      const { email } = await newUser();
+      const res = await request(app).post('/auth/api-keys').set(bearer(await tokenOf(email))).send({ name: 'cost' }).expect(ok(201));
+      await sink.waitFor((m) => m.envelope.to.includes(email));
+      await mailSettled();
       return res.body.key as string;
     }
 
