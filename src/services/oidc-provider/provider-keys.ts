@@ -22,7 +22,7 @@ const KEYS: Record<ProviderAlgorithm, { row: { model: 'ProviderKey'; id: string 
   ES256: { row: { model: 'ProviderKey', id: 'es256' }, generate: () => generateKeyPair('ec', { namedCurve: 'P-256' }) },
 };
 
-/** The members of a public JWK its thumbprint-like kid is made of (RFC 7638's required members). */
+/** The public members of a JWK, in RFC 7638's order (its required members): what a kid is made of and the JWKS shows. */
 function thumbprintMembers(jwk: crypto.JsonWebKey): Record<string, unknown> {
   return jwk.kty === 'EC' ? { crv: jwk.crv, kty: 'EC', x: jwk.x, y: jwk.y } : { e: jwk.e, kty: 'RSA', n: jwk.n };
 }
@@ -71,8 +71,7 @@ export function createProviderKeys(deps: { models: Models; jwtSecret: string }) 
 
 /** The public members of a private JWK, for the service's JWKS. */
 export function publicJwk(jwk: PrivateJwk): Record<string, unknown> {
-  const members = jwk.kty === 'EC' ? { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: jwk.kty, n: jwk.n, e: jwk.e };
-  return { ...members, kid: jwk.kid, alg: jwk.alg, use: jwk.use };
+  return { ...thumbprintMembers(jwk), kid: jwk.kid, alg: jwk.alg, use: jwk.use };
 }
 
 /**

@@ -233,7 +233,9 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
     }
     rerun = false;
     // A full batch claimed: more may be due at once, so the next round claims while this one delivers.
-    const round = runOnce((count) => count >= BATCH && schedule(0))
+    const round = runOnce((count) => {
+      if (count >= BATCH) schedule(0);
+    })
       .then(
         (count) => {
           // Poll later, less often while nothing comes.
