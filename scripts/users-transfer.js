@@ -65,6 +65,10 @@ async function runImport(container, file, mode) {
     );
     bar?.update(Math.ceil(size / 1024));
     bar?.stop();
+    // The new users' search trigrams, before this process ends (a running service would write them within a minute).
+    if (summary.created > 0) process.stderr.write('Indexing the new users for search…\n');
+    await container.searchIndex.fill();
+    await container.searchIndex.stop();
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return summary.failed > 0 ? 1 : 0;
   } catch (err) {

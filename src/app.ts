@@ -41,12 +41,18 @@ import { oidcInteractionRoutes, oidcMount } from './routes/oidc.routes';
 import { ssoProvidersRoutes, ssoRoutes } from './routes/sso.routes';
 import { jsonFieldText } from './profiles/profile-form';
 import type { Outbox } from './services/operations/outbox';
+import type { SearchIndexFill } from './services/accounts/search-index-fill';
 
 const ROOT = path.resolve(__dirname, '..');
 
 /** The app's outbox (CONTRACT 16): server.ts starts its worker after listening and stops it on shutdown; tests drive it. */
 export function outboxOf(app: Express): Outbox {
   return app.locals.outbox as Outbox;
+}
+
+/** The app's search index fill (issue 50): server.ts starts its poll and stops it on shutdown; an import starts it too. */
+export function searchIndexOf(app: Express): SearchIndexFill {
+  return app.locals.searchIndex as SearchIndexFill;
 }
 
 /** Builds the Express app from opened connections; never listens (server.ts does). */
@@ -65,6 +71,7 @@ export function createApp(deps: AppDependencies): Express {
   // How recent a sign-in step-up routes demand (STEP_UP_MAX_AGE), read by requireRecentSignIn on each request.
   app.locals.stepUpMaxAgeSeconds = config.stepUpMaxAgeSeconds;
   app.locals.outbox = container.outbox;
+  app.locals.searchIndex = container.searchIndex;
   app.disable('x-powered-by');
   // Answers are small and mostly no-store; hashing every JSON body for an ETag buys nothing.
   app.set('etag', false);

@@ -75,6 +75,7 @@ import { createOutbox } from './services/operations/outbox';
 import { createWebhookService } from './services/operations/webhooks.service';
 import { EMPTY_PROFILE_DEFINITION, type NormalizedProfileDefinition } from './profiles/profile-types';
 import { createUserImport } from './services/user-transfer/user-import';
+import { createSearchIndexFill } from './services/accounts/search-index-fill';
 import { createUserExport } from './services/user-transfer/user-export';
 import { checkImportRecord } from './schemas/user-transfer.schemas';
 
@@ -137,7 +138,8 @@ export function createContainer(deps: AppDependencies) {
   const users = createUserService({ sequelize, models, passwords, profiles, settings, events });
   const userAdmin = createUserAdminService({ sequelize, models, tokens, credentials: credentialSet, activity, users, events });
   // CONTRACT 17: import and export; the records are checked with the schema layer's rules, handed down here.
-  const userImport = createUserImport({ sequelize, models, passwords, users, profiles, credentials: credentialSet, tokens, activity, events, checkRecord: checkImportRecord, logger });
+  const searchIndex = createSearchIndexFill({ sequelize, logger });
+  const userImport = createUserImport({ sequelize, models, passwords, users, profiles, credentials: credentialSet, tokens, activity, events, checkRecord: checkImportRecord, searchIndex, logger });
   const userExport = createUserExport({ models, activity, profiles });
   const collections = createCollectionService({ models });
   const content = createContentService({ models });
@@ -218,7 +220,7 @@ export function createContainer(deps: AppDependencies) {
   });
 
   return {
-    ...deps, metrics, activity, settings, plugins, mailer, outbox, webhooks, events, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
+    ...deps, metrics, activity, settings, plugins, mailer, outbox, searchIndex, webhooks, events, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
     ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement,

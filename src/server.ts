@@ -6,7 +6,7 @@ import { createSequelize } from './db/sequelize';
 import { migrate } from './db/migrate';
 import { defineModels } from './models';
 import { createStore } from './store';
-import { createApp, outboxOf } from './app';
+import { createApp, outboxOf, searchIndexOf } from './app';
 import { loadProfileDefinition } from './config/auth-config';
 import type { NormalizedProfileDefinition } from './profiles/profile-types';
 import { trackForGracefulShutdown } from './graceful-shutdown';
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   let draining = false;
   const app = createApp({ config, logger, sequelize, models, store, profileDefinition, isDraining: () => draining });
   const outbox = outboxOf(app);
+  const searchIndex = searchIndexOf(app);
   const retention = createRetention({ rules: retentionRules(models, config), store, logger });
 
   const server = createHttpServer(app);
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
       await retention.stop();
       // Its round in progress records its outcomes first; what it had not claimed waits in the outbox for any instance.
       await outbox.stop();
+      // Its batch in progress commits; users still pending are found by the search and filled by any instance later.
+      await searchIndex.stop();
       await Promise.all([store.close(), sequelize.close()]);
     },
   });
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
   logger.info({ port, host: config.host, database: sequelize.getDialect(), store: store.kind }, 'listening');
   retention.start();
   outbox.start();
+  searchIndex.start();
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

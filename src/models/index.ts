@@ -31,6 +31,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare emailVerifiedAt: CreationOptional<Date | null>; // null while the address is unproven (CONTRACT 12)
   /** Signed itself up with a password and is not the first user: "unverified" until proven (CONTRACT 18). */
   declare selfRegistered: CreationOptional<boolean>;
+  /** Imported, its search trigrams not written yet (src/services/accounts/search-index-fill.ts). */
+  declare searchPending: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -165,6 +167,7 @@ export function defineModels(sequelize: Sequelize): Models {
       lastLoginAt: { type: DataTypes.DATE, allowNull: true },
       emailVerifiedAt: { type: DataTypes.DATE(3), allowNull: true },
       selfRegistered: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      searchPending: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       ...timestamps,
       createdAt: createdAtMilliseconds,
     },

@@ -186,7 +186,8 @@ export function createUserService(deps: {
   /**
    * Creates many users in the caller's transaction (an import's batch, CONTRACT 17): the rows createUser would
    * write one after another, in input order, with one read of the usernames they ask for and one INSERT each
-   * for the users and their profiles. Roles as given; hashes made already. The caller has read that no input's
+   * for the users and their profiles, their search trigrams left to the fill (search-index-fill.ts). Roles as
+   * given; hashes made already. The caller has read that no input's
    * email is stored and that no two share one. Answers each input's new user or the refusal createUser would
    * throw. A unique index that fires (a writer took an email or name since the reads) throws
    * UniqueConstraintError: the caller runs this in a savepoint and goes input by input.
@@ -211,7 +212,7 @@ export function createUserService(deps: {
         if (!taken.has(probe(candidate))) return candidate;
       }
     };
-    const rows: Array<ReturnType<typeof userRow>> = [];
+    const rows: Array<ReturnType<typeof userRow> & { searchPending: boolean }> = [];
     const unchecked: number[] = [];
     // Each name as it would be chosen after the inputs before it were written: a name given earlier is taken.
     const results = checked.map((input, at) => {
@@ -224,7 +225,8 @@ export function createUserService(deps: {
       }
       taken.add(asciiLower(username));
       const { passwordHash = null, role = 'viewer' } = inputs[at];
-      rows.push(userRow(inputs[at], { id: crypto.randomUUID(), email: input.email, username, passwordHash, role, selfRegistered: false }));
+      // Indexed for search after the import (search-index-fill.ts): ~45 trigram rows a user were most of its cost.
+      rows.push({ ...userRow(inputs[at], { id: crypto.randomUUID(), email: input.email, username, passwordHash, role, selfRegistered: false }), searchPending: true });
       return { row: rows.length - 1, profile: inputs[at].profile ?? {} };
     });
     // Generated names were checked against the batch only: against the table, and again until free.

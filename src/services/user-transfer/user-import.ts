@@ -13,6 +13,7 @@ import { validateProfileData } from '../../profiles/profile-values';
 import type { ProfileService } from '../accounts/profile.service';
 import { usernameTakenByAnother } from '../accounts/user-admin.service';
 import type { ActivityService } from '../operations/activity.service';
+import type { SearchIndexFill } from '../accounts/search-index-fill';
 import type { CredentialSet } from '../security/credential-set/credential-set';
 import { BodyTooLarge, type RecordFormat } from './record-reader';
 import { checkedBatches, NUL_REFUSAL, type CheckedBatch, type CheckedRecord, type ImportRecord, type Refusal } from './checked-batches';
@@ -70,7 +71,8 @@ const refusalText = (err: AppError): string => {
  * profiles); a stored user's update, a repeated email and a batch a concurrent writer collided with go record by
  * record, each in a savepoint, so a refused record never leaves half a user. Plain passwords are hashed before the
  * batch's transaction opens (no lock is held over PBKDF2); hashes are stored as given (checked at sign-in, then
- * re-hashed). No mail is sent; imported accounts are vouched for (not self-registered).
+ * re-hashed). No mail is sent; imported accounts are vouched for (not self-registered). The new users are found
+ * by the search at once; their search trigrams are written after the import (search-index-fill.ts).
  */
 export function createUserImport(deps: {
   sequelize: Sequelize;
@@ -85,9 +87,11 @@ export function createUserImport(deps: {
   events: Pick<Events, 'record'>;
   /** The record rules (the schema layer's, given by the container): email, roles, names, hashes. */
   checkRecord: (value: unknown) => Promise<CheckedRecord>;
+  /** Writes the new users' search trigrams after the import, not batch by batch (issue 50: most of an import's cost). */
+  searchIndex: Pick<SearchIndexFill, 'during'>;
   logger: Logger;
 }) {
-  const { sequelize, models, passwords, users, profiles, credentials, tokens, activity, events, checkRecord, logger } = deps;
+  const { sequelize, models, passwords, users, profiles, credentials, tokens, activity, events, checkRecord, searchIndex, logger } = deps;
 
   /** Changes an existing user to what the record says (upsert), in the record's savepoint. */
   async function update(user: User, pending: Pending, transaction: Transaction): Promise<Outcome> {
@@ -237,7 +241,7 @@ export function createUserImport(deps: {
   }
 
   /** Reads, checks and writes every record of `body`; answers the counts and each refused record's line and reason. */
-  async function importUsers(
+  async function readAndWrite(
     body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
     options: {
       format: RecordFormat;
@@ -306,6 +310,9 @@ export function createUserImport(deps: {
       await events.record('users.imported', { ...details, actor }, { transaction });
     });
   }
+
+  /** Imports `body` (readAndWrite's arguments); its new users' search trigrams are written once it ends (searchIndex). */
+  const importUsers: typeof readAndWrite = (...args) => searchIndex.during(() => readAndWrite(...args));
 
   return { importUsers };
 }

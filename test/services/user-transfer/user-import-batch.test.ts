@@ -140,7 +140,7 @@ describe('user import service (new users created together)', function () {
     assert.equal(profiles, 3, 'one profile row each, none from the undone insert');
   });
 
-  it('when users of every role and many hours are imported together, then the dashboard counts equal a count over users and each imported user is in the search index', async () => {
+  it('when users of every role and many hours are imported together, then the dashboard counts equal a count over users and each imported user is in the search index once filled', async () => {
     const { sequelize, models } = ctx();
     const start = Date.UTC(2021, 5, 1, 0, 30);
     const records = Array.from({ length: 60 }, (_, at) => ({
@@ -169,6 +169,7 @@ describe('user import service (new users created together)', function () {
       byHour,
     );
 
+    await services().searchIndex.fill();
     const imported = await models.User.findAll({ where: { email: { [Op.in]: records.map((record) => record.email) } }, attributes: ['id'] });
     const indexed = await sequelize.query<{ n: number }>(`SELECT COUNT(DISTINCT user_id) AS n FROM user_search_grams WHERE user_id IN (${imported.map(() => '?').join(',')})`, {
       replacements: imported.map((user) => user.id),
