@@ -83,6 +83,12 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
     return row.t;
   }
 
+  /** Whether any imported user waits for its trigrams: one probe of their index, nothing pending almost always. */
+  async function somePending(): Promise<boolean> {
+    const rows = await sequelize.query('SELECT 1 AS one FROM users WHERE search_pending = 1 LIMIT 1', { type: QueryTypes.SELECT });
+    return rows.length > 0;
+  }
+
   /** How many users hold each trigram: MariaDB's estimate, or SQLite's count up to COUNT_LIMIT; one statement. */
   async function holders(grams: (string | Buffer)[]): Promise<number[]> {
     if (mysql) {
@@ -117,10 +123,12 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
     // Imported users whose trigrams are not written yet (migration 20261128007000): compared directly, newest
     // first by their own index, so the part of them a page needs is all that is read (none, most of the time).
     const pending = `SELECT u.id AS id, u.created_at AS createdAt FROM users u WHERE u.search_pending = 1${matching} ORDER BY u.created_at DESC, u.id DESC`;
-    const counts = await holders(grams);
+    const [counts, anyPending] = await Promise.all([holders(grams), somePending()]);
     // A trigram no indexed user holds: only pending users can match (MariaDB estimates an empty range at one
     // row; the join then reads none).
-    if (counts.some((n) => n === 0)) return (limit, offset = 0) => sequelize.query<SearchMatch>(`${pending} LIMIT ${limit} OFFSET ${offset}`, { type: QueryTypes.SELECT });
+    if (counts.some((n) => n === 0)) {
+      return anyPending ? (limit, offset = 0) => sequelize.query<SearchMatch>(`${pending} LIMIT ${limit} OFFSET ${offset}`, { type: QueryTypes.SELECT }) : async () => [];
+    }
     const ranked = grams.map((gram, i) => ({ gram, n: counts[i] })).sort((a, b) => a.n - b.n);
     const rarest = ranked.filter((entry, i) => i < ALWAYS_JOINED || (i === ALWAYS_JOINED && entry.n <= THIRD_GRAM_RATIO * ranked[0].n));
     const tables = rarest.map((_, i) => `user_search_grams g${i}`).join(` ${JOIN} `);
@@ -130,7 +138,9 @@ export function createTrigramSearch({ sequelize, models }: { sequelize: Sequeliz
     const indexed = `SELECT u.id AS id, u.created_at AS createdAt FROM ${tables} ${JOIN} users u
       WHERE ${matched.join(' AND ')} AND u.id = g0.user_id${matching}
       ORDER BY g0.created_at DESC, g0.user_id DESC`;
-    // Each part stops at the page's end; a user in both (a pending user whose text changed has its new trigrams) is one match.
+    if (!anyPending) return (limit, offset = 0) => sequelize.query<SearchMatch>(`${indexed} LIMIT ${limit} OFFSET ${offset}`, { type: QueryTypes.SELECT });
+    // Each part stops at the page's end (the merge sorts at most a page of each); a user in both (a pending user
+    // whose text changed has its new trigrams) is one match.
     return (limit, offset = 0) =>
       sequelize.query<SearchMatch>(
         `SELECT id, createdAt FROM (SELECT * FROM (${indexed} LIMIT ${limit + offset}) AS i UNION SELECT * FROM (${pending} LIMIT ${limit + offset}) AS p) AS m

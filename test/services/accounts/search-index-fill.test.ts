@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { Op } from 'sequelize';
-import { ctx, uniqueEmail } from '../../support/context';
+import { ctx, sqlSentDuring, uniqueEmail } from '../../support/context';
 import { createUserWithToken } from '../../support/users';
 import { assertIndexed, indexed } from '../../support/search-index';
 import { createContainer } from '../../../src/container';
@@ -58,6 +58,12 @@ describe('search index fill after an import', function () {
     // The tag is random: no indexed user holds its trigrams but the one signed up, so both ways are read.
     assert.deepEqual((await searched(`pend${tag}`)).sort(), [...ids, signedUp.user.id].sort());
     assert.deepEqual(await searched(`${tag}b`), [ids[1]], 'a term only a pending user holds');
+    // Pending users are read newest first through their own index, never by a scan of the users.
+    const statements = await sqlSentDuring(() => searched(`pend${tag}`));
+    const merged = statements.find((sql) => sql.includes('user_search_grams g0') && sql.includes('search_pending = 1'));
+    assert.ok(merged, 'one statement reads both ways');
+    const [plan] = await ctx().sequelize.query(`${ctx().dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${merged}`);
+    assert.match(JSON.stringify(plan), /users_search_pending_created_at_id/);
 
     assert.ok((await services().searchIndex.fill()) >= ids.length);
     assert.deepEqual(await pendingOf(ids), []);
@@ -101,6 +107,7 @@ describe('search index fill after an import', function () {
     const pages = [];
     for (const page of [1, 2, 3]) pages.push(await searched(`page${tag}`, { page, limit: 2 }));
     assert.deepEqual(pages, [newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
-    assert.equal((await ctx().models.User.count({ where: { id: { [Op.in]: newestFirst } } })), 5);
+    assert.equal(await ctx().models.User.count({ where: { id: { [Op.in]: newestFirst } } }), 5);
+    await services().searchIndex.fill();
   });
 });
