@@ -6,7 +6,7 @@ import { KEY_PURPOSES } from '../sessions/signing-keys';
 const signingKey = z.object({
   kid: z.string(),
   algorithm: z.enum(JWT_ALGORITHMS),
-  createdAt: z.string().nullable().describe('ISO 8601; null for the HS256 key (JWT_SECRET)'),
+  createdAt: z.string().nullable().describe('ISO 8601; null for the HS256 key (JWT_SECRET) and for OpenID Provider keys made before they rotated'),
   retiresAt: z.string().nullable().describe('ISO 8601: when it stops verifying and leaves the JWKS; null while it signs'),
   signing: z.boolean().describe('new tokens are signed with this key'),
   signs: z.enum(KEY_PURPOSES).describe('the service’s own tokens, or the OpenID Provider’s ID or access tokens (CONTRACT 14)'),
