@@ -198,7 +198,9 @@ export function createProviderKeys(deps: { models: Models; store: KeyValueStore;
       }
       log.info({ kids: fresh.map((key) => key.kid) }, 'OpenID Provider keys rotated');
     }
-    return { rotated, set: (await reload()).set };
+    // Read afresh, not through a reload that may have begun before the commit: the answer names the keys that sign now.
+    copy = await readSet();
+    return { rotated, set: copy.set };
   }
 
   return { current, rotate };
