@@ -93,6 +93,20 @@ describe('OpenID Provider key rotation (CONTRACT 11, 14)', function () {
     assert.equal(listed.keys.filter((key) => key.signing && key.signs !== 'tokens').length, 2, 'one signing key per algorithm');
   });
 
+  it('when an ID token of a replaced key is the logout hint, then the provider still verifies it (the key is verify-only) and the browser goes back with state', async () => {
+    const postLogout = 'http://127.0.0.1:9/signed-out';
+    const user = await makeUser();
+    const registered = await registerClient({ redirectUri, postLogoutRedirectUri: postLogout });
+    const client = await relyingParty(provider.base, { ...registered, redirectUri });
+    const browser = new CookieBrowser();
+    const tokens = await redeem(client, redirectUri, await authorizeThroughPages(browser, provider.base, client, redirectUri, user.email, { prompt: 'consent' }));
+    assert.equal((await api('/api/settings/keys/rotate', await signedInAdmin(), 'POST')).status, 200);
+
+    const res = await browser.request(client.endSessionUrl({ id_token_hint: tokens.id_token as string, post_logout_redirect_uri: postLogout, state: 'bye-old-key' }));
+    assert.equal(res.status, 303);
+    assert.equal(new URL(res.headers.get('location') as string).searchParams.get('state'), 'bye-old-key');
+  });
+
   it('when a replaced key is past its retirement, then it leaves the JWKS and its tokens stop working, while the new keys go on', async () => {
     const { user, registered, tokens } = await connected();
     const admin = await signedInAdmin();
