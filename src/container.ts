@@ -66,6 +66,8 @@ import { createContentService } from './services/content/content.service';
 import { createOAuthClientService } from './services/oidc-provider/oauth-clients.service';
 import { createOidcConsentService } from './services/oidc-provider/consent.service';
 import { createOidcProvider } from './services/oidc-provider/provider';
+import { createProviderKeys } from './services/oidc-provider/provider-keys';
+import { createKeyRotation } from './services/security/key-rotation.service';
 import { renderProviderPage } from './http/provider-page';
 import { ApiDocs } from './http/api-router';
 import { oncePerRequest } from './http/per-request';
@@ -210,8 +212,10 @@ export function createContainer(deps: AppDependencies) {
   // CONTRACT 14: the OpenID Provider, its registered applications and the consent users give them.
   const oauthClients = createOAuthClientService({ sequelize, models, activity });
   const oidcConsent = createOidcConsentService({ sequelize, models, activity });
+  const providerKeys = createProviderKeys({ models, store, jwtSecret: config.jwtSecret, logger });
+  const keyRotation = createKeyRotation({ signingKeys, providerKeys });
   const oidc = createOidcProvider({
-    config, sequelize, models, authUsers, clients: oauthClients, page: renderProviderPage, activity,
+    config, sequelize, models, keys: providerKeys, authUsers, clients: oauthClients, page: renderProviderPage, activity,
     signedIn: async (token) => {
       const verified = await tokens.verify(token);
       return verified ? { userId: verified.user.id, sessionId: verified.claims.sid } : null;
@@ -222,7 +226,7 @@ export function createContainer(deps: AppDependencies) {
   return {
     ...deps, metrics, activity, settings, plugins, mailer, outbox, searchIndex, webhooks, events, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
-    twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, oidc, dashboard,
+    twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, providerKeys, keyRotation, oidc, dashboard,
     ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement,
   };
 }

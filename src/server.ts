@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   // The OpenID Provider's keys too (CONTRACT 14, RS256 and ES256): made at the first start, opened under JWT_SECRET at every start.
   const prepareKeys = async () => {
     await standaloneSigningKeys({ config, sequelize, models, store, logger }).prepare();
-    await createProviderKeys({ models, jwtSecret: config.jwtSecret }).signingJwks();
+    await createProviderKeys({ models, store, jwtSecret: config.jwtSecret, logger }).current();
   };
   await prepareKeys().catch(async (err: unknown) => {
     await Promise.allSettled([store.close(), sequelize.close()]);

@@ -17,10 +17,10 @@ function providerPath(path: string): boolean {
  */
 export function oidcMount(oidc: OidcProvider, config: Pick<Config, 'baseUrl'>): RequestHandler {
   const base = new URL(config.baseUrl);
-  let handle: ReturnType<Awaited<ReturnType<OidcProvider['provider']>>['callback']> | null = null;
   return async (req, res, next) => {
     if (!providerPath(req.path)) return next();
-    handle ??= (await oidc.provider()).callback();
+    // The current build's handler at each request: a key rotation rebuilds the provider (provider.ts).
+    const handle = await oidc.handler();
     req.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
     req.headers['x-forwarded-host'] = base.host;
     req.headers['x-forwarded-for'] = req.ip ?? '';

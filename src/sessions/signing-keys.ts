@@ -11,13 +11,13 @@ import { lazyModule } from '../util/lazy-module';
 import { createSealedBox } from '../credentials/sealed-box';
 import { subKey } from '../credentials/sub-keys';
 import { createRawSecretTokens } from './raw-secret-tokens';
+import { createSharedVersion } from '../store/shared-version';
 
 // Only the asymmetric algorithms sign and verify through jose: under HS256 (the default) it is never loaded.
 const jose = lazyModule(() => require('jose') as typeof Jose);
 
 /** The store key every instance reads before signing: a rotation replaces it (as settings-cache's version). */
 const VERSION_KEY = 'signing-keys:version';
-const VERSION_TTL_SECONDS = 86_400;
 /** A ring read this long ago is read again before it verifies, whatever the version says (a lost store write). */
 const RING_MAX_AGE_MS = 60_000;
 /** A token naming a kid this process does not hold reloads the ring at most this often (unknown kids are free to send). */
@@ -46,6 +46,9 @@ export const SIGNING_KEY_MESSAGES = {
 /** A key problem found while loading: the start stops with its message; at run time the key is left out. */
 export class SigningKeyError extends Error {}
 
+/** What a listed key signs: the service's own tokens (CONTRACT 11), or the OpenID Provider's (CONTRACT 14). */
+export const KEY_PURPOSES = ['tokens', 'oidc-id-tokens', 'oidc-access-tokens'] as const;
+
 /** A key as `GET /api/settings/keys` lists it (CONTRACT 11). */
 export interface SigningKeyView {
   kid: string;
@@ -53,6 +56,7 @@ export interface SigningKeyView {
   createdAt: Date | null;
   retiresAt: Date | null;
   signing: boolean;
+  signs: (typeof KEY_PURPOSES)[number];
 }
 
 interface RingKey {
@@ -120,6 +124,7 @@ export function createSigningKeys(deps: {
   const hsKid = `hs256-${crypto.createHmac('sha256', hsKey).update('kid').digest('base64url').slice(0, 16)}`;
   /** Names what decides whether a verification made earlier still holds: secret, algorithm, issuer, audience. */
   const fingerprint = crypto.hash('sha256', ['verification-cache', config.jwtSecret, algorithm, config.jwtIssuer, config.jwtAudience ?? ''].join('\0'), 'hex').slice(0, 16);
+  const { current: storeVersion, bump: bumpVersion } = createSharedVersion(store, VERSION_KEY);
   let ring: Ring | null = null;
   let loading: Promise<Ring> | null = null;
   /** The first key being made in this process: concurrent first sign-ins wait for the one rotation. */
@@ -142,17 +147,6 @@ export function createSigningKeys(deps: {
       return { kid: row.kid, algorithm: alg, createdAt: row.createdAt, retiresAt: row.retiresAt, publicJwk, publicKey, privateKey };
     } catch {
       throw new SigningKeyError(SIGNING_KEY_MESSAGES.unusable(row.kid, row.algorithm));
-    }
-  }
-
-  async function storeVersion(): Promise<string | null> {
-    try {
-      const version = await store.get(VERSION_KEY);
-      if (version !== null) return version;
-      const fresh = crypto.randomUUID();
-      return (await store.setIfAbsent(VERSION_KEY, fresh, VERSION_TTL_SECONDS)) ? fresh : await store.get(VERSION_KEY);
-    } catch {
-      return null;
     }
   }
 
@@ -292,12 +286,12 @@ export function createSigningKeys(deps: {
     });
     ring = null;
     try {
-      await store.set(VERSION_KEY, crypto.randomUUID(), VERSION_TTL_SECONDS);
+      await bumpVersion();
     } catch (err) {
       log.warn({ err: (err as Error).message }, `key-value store unavailable: other instances sign with the new key within ${RING_MAX_AGE_MS / 1000} s`);
     }
     log.info({ kid, algorithm }, 'signing key rotated');
-    return { kid, algorithm, createdAt, retiresAt: null, signing: true };
+    return { kid, algorithm, createdAt, retiresAt: null, signing: true, signs: 'tokens' };
   }
 
   /**
@@ -313,10 +307,10 @@ export function createSigningKeys(deps: {
 
   /** The keys still in their window, newest first (HS256: the one secret-derived key). */
   async function list(): Promise<SigningKeyView[]> {
-    if (algorithm === 'HS256') return [{ kid: hsKid, algorithm, createdAt: null, retiresAt: null, signing: true }];
+    if (algorithm === 'HS256') return [{ kid: hsKid, algorithm, createdAt: null, retiresAt: null, signing: true, signs: 'tokens' }];
     const current = await currentRing();
     return [...current.keys.values()].map((key) => ({
-      kid: key.kid, algorithm: key.algorithm, createdAt: key.createdAt, retiresAt: key.retiresAt, signing: key === current.signing,
+      kid: key.kid, algorithm: key.algorithm, createdAt: key.createdAt, retiresAt: key.retiresAt, signing: key === current.signing, signs: 'tokens' as const,
     }));
   }
 

@@ -1320,7 +1320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The token signing keys still verifying, newest first */
+        /** The token signing keys still verifying: the service’s, newest first, then the OpenID Provider’s */
         get: operations["getApiSettingsKeys"];
         put?: never;
         post?: never;
@@ -1339,7 +1339,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a new signing key, used at once by every instance; older keys verify until their tokens are past */
+        /** Make new signing keys (the service’s under an asymmetric JWT_ALGORITHM, the OpenID Provider’s always), used at once by every instance; older keys verify until their tokens are past */
         post: operations["postApiSettingsKeysRotate"];
         delete?: never;
         options?: never;
@@ -8593,12 +8593,17 @@ export interface operations {
                             kid: string;
                             /** @enum {string} */
                             algorithm: "HS256" | "EdDSA" | "ES256" | "RS256";
-                            /** @description ISO 8601; null for the HS256 key (JWT_SECRET) */
+                            /** @description ISO 8601; null for the HS256 key (JWT_SECRET) and for OpenID Provider keys made before they rotated */
                             createdAt: string | null;
                             /** @description ISO 8601: when it stops verifying and leaves the JWKS; null while it signs */
                             retiresAt: string | null;
                             /** @description new tokens are signed with this key */
                             signing: boolean;
+                            /**
+                             * @description the service’s own tokens, or the OpenID Provider’s ID or access tokens (CONTRACT 14)
+                             * @enum {string}
+                             */
+                            signs: "tokens" | "oidc-id-tokens" | "oidc-access-tokens";
                         }[];
                     };
                 };
@@ -8650,24 +8655,48 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the new key */
+            /** @description the new keys */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the service’s new key; null under HS256, whose tokens are signed with JWT_SECRET */
                         key: {
                             kid: string;
                             /** @enum {string} */
                             algorithm: "HS256" | "EdDSA" | "ES256" | "RS256";
-                            /** @description ISO 8601; null for the HS256 key (JWT_SECRET) */
+                            /** @description ISO 8601; null for the HS256 key (JWT_SECRET) and for OpenID Provider keys made before they rotated */
                             createdAt: string | null;
                             /** @description ISO 8601: when it stops verifying and leaves the JWKS; null while it signs */
                             retiresAt: string | null;
                             /** @description new tokens are signed with this key */
                             signing: boolean;
-                        };
+                            /**
+                             * @description the service’s own tokens, or the OpenID Provider’s ID or access tokens (CONTRACT 14)
+                             * @enum {string}
+                             */
+                            signs: "tokens" | "oidc-id-tokens" | "oidc-access-tokens";
+                        } | null;
+                        /** @description the OpenID Provider’s signing keys now (RS256 for ID tokens, ES256 for access tokens) */
+                        providerKeys: {
+                            kid: string;
+                            /** @enum {string} */
+                            algorithm: "HS256" | "EdDSA" | "ES256" | "RS256";
+                            /** @description ISO 8601; null for the HS256 key (JWT_SECRET) and for OpenID Provider keys made before they rotated */
+                            createdAt: string | null;
+                            /** @description ISO 8601: when it stops verifying and leaves the JWKS; null while it signs */
+                            retiresAt: string | null;
+                            /** @description new tokens are signed with this key */
+                            signing: boolean;
+                            /**
+                             * @description the service’s own tokens, or the OpenID Provider’s ID or access tokens (CONTRACT 14)
+                             * @enum {string}
+                             */
+                            signs: "tokens" | "oidc-id-tokens" | "oidc-access-tokens";
+                        }[];
+                        message: string;
                     };
                 };
             };
@@ -8691,15 +8720,6 @@ export interface operations {
             };
             /** @description Insufficient permissions */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JWT_ALGORITHM is HS256: tokens are signed with JWT_SECRET, which the environment holds */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -82,23 +82,29 @@ describe('API keys and signing keys cards in a real browser', function () {
     assert.match((await keys.textContent()) ?? '', /Algorithm: EdDSA/);
     const before = await keys.locator('tbody tr').count();
 
-    await submit(page, 'Rotate signing key');
+    await submit(page, 'Rotate signing keys');
 
-    assert.match((await page.getByRole('status').textContent()) ?? '', /New signing key made/);
+    assert.match((await page.getByRole('status').textContent()) ?? '', /New signing keys made/);
     const rows = card(page, 'Signing keys').locator('tbody tr');
-    assert.equal(await rows.count(), before + 1);
+    // The service's new key and the OpenID Provider's two (CONTRACT 14), the replaced ones verifying only.
+    assert.equal(await rows.count(), before + 3);
     assert.match((await rows.nth(0).textContent()) ?? '', /Signing/);
     assert.match((await rows.nth(1).textContent()) ?? '', /Verifying only/);
     await card(page, 'Signing keys').scrollIntoViewIfNeeded();
     await screenshot(page, 'security-signing-keys');
   });
 
-  it('when the algorithm is HS256, then the card names JWT_SECRET and offers no rotation', async () => {
+  it('when the algorithm is HS256, then the card names JWT_SECRET and rotation rotates the OpenID Provider\'s keys', async () => {
     const { page, server } = suite;
     const admin = await makeUser({ role: 'admin' });
     await signInThrough(page, server.url, '/admin/settings/security', admin.email);
     const keys = card(page, 'Signing keys');
     assert.match((await keys.textContent()) ?? '', /signed with JWT_SECRET/);
-    assert.equal(await keys.getByRole('button', { name: 'Rotate signing key' }).count(), 0);
+    const before = await keys.locator('tbody tr').count();
+
+    await submit(page, 'Rotate signing keys');
+
+    assert.match((await page.getByRole('status').textContent()) ?? '', /New OpenID Provider signing keys made/);
+    assert.equal(await card(page, 'Signing keys').locator('tbody tr').count(), before + 2);
   });
 });

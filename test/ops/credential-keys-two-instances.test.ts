@@ -86,8 +86,10 @@ describe('API keys and signing keys across two service instances', function () {
     const signing = await ctx().models.SigningKey.findAll({ where: { retiresAt: null } });
     assert.equal(signing.length, 1);
     assert.ok(results.some((r) => r.body.key.kid === signing[0].kid));
-    const listed = (await request(second).get('/api/settings/keys').set(bearer(token))).body.keys as Array<{ kid: string; signing: boolean }>;
-    assert.deepEqual(listed.filter((key) => key.signing).map((key) => key.kid), [signing[0].kid]);
+    const listed = (await request(second).get('/api/settings/keys').set(bearer(token))).body.keys as Array<{ kid: string; signing: boolean; signs: string; algorithm: string }>;
+    assert.deepEqual(listed.filter((key) => key.signing && key.signs === 'tokens').map((key) => key.kid), [signing[0].kid]);
+    // The OpenID Provider's keys rotated with it (CONTRACT 14): still one signing key per algorithm.
+    assert.deepEqual(listed.filter((key) => key.signing && key.signs !== 'tokens').map((key) => key.algorithm), ['RS256', 'ES256']);
     const fresh = await signIn(first, admin.email);
     assert.equal(headerOf(fresh).kid, signing[0].kid);
   });

@@ -6,7 +6,8 @@ import type { AuthUserRecords } from '../../sessions/auth-user-records';
 import { sqlDate } from '../../db/sql-date';
 import { createOidcAdapter, destroyGrants } from './adapter';
 import { hashClientSecret, OIDC_SCOPES, type OAuthClientService } from './oauth-clients.service';
-import { accessTokenIdReader, createProviderKeys, publicJwk, type PrivateJwk, type ProviderAlgorithm } from './provider-keys';
+import { accessTokenIdReader, everyJwk, publicJwk, type ProviderKeys, type ProviderKeySet } from './provider-keys';
+import { TTL } from './provider-lifetimes';
 import type { ProviderPage } from '../../http/provider-page';
 import type { ActivityService } from '../operations/activity.service';
 import type { RequestContext } from '../../http/request-context';
@@ -37,17 +38,6 @@ const LIVE_SESSION_OF_GRANT = `SELECT s.id FROM oidc_grants g JOIN sessions s ON
  */
 const ACCESS_TOKEN_ALG = 'ES256';
 
-const TTL = {
-  AuthorizationCode: 60,
-  IdToken: 3600,
-  AccessToken: 3600,
-  ClientCredentials: 600,
-  Interaction: 3600,
-  Grant: 14 * 86_400,
-  Session: 14 * 86_400,
-  RefreshToken: 14 * 86_400,
-};
-
 // oidc-provider (and panva's libraries under it) is ESM-only. This project compiles to CommonJS, where tsc
 // rewrites `import()` into `require()`; a Function keeps the real dynamic import, loaded at the first OIDC request.
 // eslint-disable-next-line @typescript-eslint/no-implied-eval
@@ -59,11 +49,14 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
  * its signing keys the sealed RS256 (ID tokens) and ES256 (access tokens) keys of provider-keys.ts, its accounts our users; its interactions (sign-in,
  * consent) are our own pages (src/controllers/oidc-interaction.controller.ts). A token whose grant's sign-in
  * session has ended finds no account, so the provider refuses it: ending a session ends its OIDC tokens.
- * Built at the first OIDC request, once per app.
+ * Built at the first OIDC request, and again whenever its key set changes (a rotation on any instance, a replaced
+ * key's retirement): requests wait for the new build, never meet a half-built one, and those under way finish on
+ * the instance they began with (every artifact is in the database, so either instance serves the next step).
  */
 export function createOidcProvider(deps: {
   config: Pick<Config, 'jwtIssuer' | 'jwtSecret'>;
   sequelize: Sequelize;
+  keys: Pick<ProviderKeys, 'current'>;
   models: Models;
   authUsers: Pick<AuthUserRecords, 'byId'>;
   clients: Pick<OAuthClientService, 'metadata'>;
@@ -74,10 +67,10 @@ export function createOidcProvider(deps: {
   /** Ends a sign-in session of CONTRACT 8 everywhere (its tokens, its server session, its grants' tokens). */
   endSession(sessionId: string): Promise<void>;
 }) {
-  const { config, sequelize, models, authUsers, clients, page, activity } = deps;
+  const { config, sequelize, models, authUsers, clients, page, activity, keys } = deps;
   const issuer = config.jwtIssuer;
-  const keys = createProviderKeys({ models, jwtSecret: config.jwtSecret });
-  let building: Promise<{ provider: OidcProviderInstance; jwks: Record<ProviderAlgorithm, PrivateJwk> }> | null = null;
+  /** The build for the key set `id` names: the one requests use, or the one they wait for. */
+  let current: { id: string; ready: Promise<{ provider: OidcProviderInstance; callback: ReturnType<OidcProviderInstance['callback']> }> } | null = null;
 
   /** The sign-in session (CONTRACT 8) a grant belongs to, when it is still live. */
   async function liveSessionOf(grantId: string): Promise<string | null> {
@@ -162,10 +155,11 @@ export function createOidcProvider(deps: {
     };
   }
 
-  async function build() {
+  async function build(set: ProviderKeySet) {
     const { default: Provider, errors, interactionPolicy } = (await importEsm('oidc-provider')) as OidcProviderModule;
-    const jwks = await keys.signingJwks();
-    const accessTokenId = accessTokenIdReader(Object.values(jwks));
+    // Signing keys first, replaced keys marked verify-only: ID tokens take the first RS256 key that may sign.
+    const jwks = everyJwk(set);
+    const accessTokenId = accessTokenIdReader(jwks);
 
     // A sign-in the service has since ended (logout, revocation) is no sign-in for the provider either: the
     // provider's own session cookie outlives it, so an application whose grant's session ended signs in again.
@@ -199,7 +193,7 @@ export function createOidcProvider(deps: {
       clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
       pkce: { methods: ['S256'], required: () => true },
       enabledJWA: { idTokenSigningAlgValues: ['RS256'], userinfoSigningAlgValues: ['RS256'], introspectionSigningAlgValues: ['RS256'] },
-      jwks: { keys: [jwks.RS256, jwks.ES256] },
+      jwks: { keys: jwks.map((jwk) => ({ ...jwk })) },
       cookies: {
         keys: [Buffer.from(cookieKey).toString('base64url')],
         long: { signed: true, secure: secureCookies, sameSite: 'lax' },
@@ -240,7 +234,8 @@ export function createOidcProvider(deps: {
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx: unknown, resource: string) => {
             if (resource !== issuer) throw new errors.InvalidTarget();
-            return { scope: OIDC_SCOPES.join(' '), audience: issuer, accessTokenFormat: 'jwt', accessTokenTTL: TTL.AccessToken, jwt: { sign: { alg: ACCESS_TOKEN_ALG } } };
+            const sign = { alg: ACCESS_TOKEN_ALG, kid: set.signing[ACCESS_TOKEN_ALG].kid };
+            return { scope: OIDC_SCOPES.join(' '), audience: issuer, accessTokenFormat: 'jwt', accessTokenTTL: TTL.AccessToken, jwt: { sign } };
           },
         },
         revocation: { enabled: true },
@@ -313,22 +308,32 @@ export function createOidcProvider(deps: {
     provider.Client.prototype.compareClientSecret = function (this: { clientSecret: string }, actual: string) {
       return compare.call(this, hashClientSecret(actual));
     };
-    return { provider, jwks };
+    return { provider, callback: provider.callback() };
   }
 
-  /** The provider, built once (concurrent first requests share the build; a failed build is tried again). */
-  function instance() {
-    building ??= build().catch((err: unknown) => {
-      building = null;
-      throw err;
-    });
-    return building;
+  /**
+   * The provider for the current key set (cached by the key store's version, so no table read per request):
+   * concurrent requests share a build, a failed build is tried again at the next request.
+   */
+  async function instance() {
+    const set = await keys.current();
+    if (current?.id !== set.id) {
+      const ready = build(set);
+      const attempt = { id: set.id, ready };
+      current = attempt;
+      ready.catch(() => {
+        if (current === attempt) current = null;
+      });
+    }
+    return current.ready;
   }
 
   return {
     provider: async () => (await instance()).provider,
-    /** The public halves of the provider's keys, for the service's JWKS. */
-    publicJwks: async () => Object.values((await instance()).jwks).map(publicJwk),
+    /** The request handler of the provider for the current key set. */
+    handler: async () => (await instance()).callback,
+    /** The public halves of the provider's keys, replaced ones in their window included, for the service's JWKS. */
+    publicJwks: async () => everyJwk(await keys.current()).map(publicJwk),
     liveSessionOf,
   };
 }

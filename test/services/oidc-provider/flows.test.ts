@@ -99,7 +99,7 @@ describe('OpenID Provider flows (CONTRACT 14)', function () {
     it('when an access token was signed RS256 by the provider (as before access tokens moved to ES256), then it still answers until it expires', async () => {
       const { user, client, run } = await signedInApplication();
       const tokens = await redeem(client, redirectUri, run);
-      const { RS256: rsa } = await createProviderKeys({ models: ctx().models, jwtSecret: ctx().config.jwtSecret }).signingJwks();
+      const { RS256: rsa } = (await createProviderKeys({ models: ctx().models, store: ctx().store, jwtSecret: ctx().config.jwtSecret, logger: ctx().logger }).current()).signing;
       const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: rsa.kid })).toString('base64url');
       const payload = (tokens.access_token as string).split('.')[1];
       const signature = crypto.sign('sha256', Buffer.from(`${header}.${payload}`), crypto.createPrivateKey({ key: rsa, format: 'jwk' })).toString('base64url');

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
 import { makeUser } from '../../support/auth';
-import { twoInstances } from '../../support/two-instances';
+import { bearer, signIn, twoInstances } from '../../support/two-instances';
 import { authorizeThroughPages, CookieBrowser, redeem, registerClient, relyingParty } from '../../support/oidc-relying-party';
 
 /**
@@ -56,5 +57,28 @@ describe('OpenID Provider on two instances (CONTRACT 14)', function () {
     current = 'second';
     await assert.rejects(client.refresh(tokens.refresh_token as string), /invalid_grant/);
     assert.equal((await client.introspect(renewed.access_token as string)).active, false);
+  });
+
+  it('when the provider keys are rotated on one instance, then the other signs new ID and access tokens with the new keys at once, and accepts tokens of the old', async () => {
+    const kidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8')) as { kid: string }).kid;
+    const user = await makeUser();
+    const registered = await registerClient({ redirectUri });
+    current = 'second';
+    const client = await relyingParty(base, { ...registered, redirectUri });
+    const run = await authorizeThroughPages(new CookieBrowser(), base, client, redirectUri, user.email, { prompt: 'consent' });
+    const tokens = await redeem(client, redirectUri, run);
+
+    const admin = await signIn(instances.first, (await makeUser({ role: 'admin' })).email);
+    const rotated = await request(instances.first).post('/api/settings/keys/rotate').set(bearer(admin));
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const newKid = Object.fromEntries((rotated.body.providerKeys as Array<{ algorithm: string; kid: string }>).map((key) => [key.algorithm, key.kid]));
+
+    // The second instance built its provider with the old keys (it redeemed the code): it signs with the new ones now.
+    const renewed = await (await relyingParty(base, { ...registered, redirectUri })).refresh(tokens.refresh_token as string);
+    assert.equal(kidOf(renewed.id_token as string), newKid.RS256);
+    assert.equal(kidOf(renewed.access_token as string), newKid.ES256);
+    assert.equal((await client.userinfo(tokens.access_token as string)).sub, user.id, 'the old access token still answers on the other instance');
+    const published = ((await request(instances.second).get('/.well-known/jwks.json')).body.keys as Array<{ kid: string }>).map((key) => key.kid);
+    for (const kid of [kidOf(tokens.id_token as string), kidOf(tokens.access_token as string), newKid.RS256, newKid.ES256]) assert.ok(published.includes(kid), kid);
   });
 });
