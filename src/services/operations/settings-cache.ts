@@ -1,11 +1,10 @@
-import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Models } from '../../models';
 import type { KeyValueStore } from '../../store';
+import { createSharedVersion } from '../../store/shared-version';
 
 /** The shared store's key whose value changes whenever a setting is written through this service. */
 const VERSION_KEY = 'settings:version';
-const VERSION_TTL_SECONDS = 86_400;
 /**
  * How long a copy is trusted at most, whatever the version says: the bound for a setting written into
  * the database by another program (sql, a seeder) while instances run. Writes through the service or
@@ -56,22 +55,12 @@ export function createSettingsCache(deps: { model: SettingModel; keys: string[];
   // Copies are shared per model; this names which rows a copy holds.
   const wanted = keys.join('\n');
   watchWrites(model);
-
-  async function currentVersion(): Promise<string | null> {
-    try {
-      const version = await store.get(VERSION_KEY);
-      if (version !== null) return version;
-      const fresh = crypto.randomUUID();
-      return (await store.setIfAbsent(VERSION_KEY, fresh, VERSION_TTL_SECONDS)) ? fresh : await store.get(VERSION_KEY);
-    } catch {
-      return null;
-    }
-  }
+  const shared = createSharedVersion(store, VERSION_KEY);
 
   /** The values under `keys`, from the copy when its version is current, else from the database. */
   async function read(): Promise<Map<string, unknown>> {
     // Read before the rows: a write that lands in between leaves a copy under a version already stale.
-    const version = await currentVersion();
+    const version = await shared.current();
     const copy = copies.get(model);
     const current = copy && copy.keys === wanted && copy.version === version && Date.now() - copy.readAt < SETTINGS_COPY_MAX_AGE_MS;
     if (version !== null && current) return copy.values;
@@ -85,7 +74,7 @@ export function createSettingsCache(deps: { model: SettingModel; keys: string[];
   async function changed(): Promise<void> {
     copies.delete(model);
     try {
-      await store.set(VERSION_KEY, crypto.randomUUID(), VERSION_TTL_SECONDS);
+      await shared.bump();
     } catch (err) {
       logger.warn({ err: (err as Error).message }, `key-value store unavailable: other instances see the settings change within ${SETTINGS_COPY_MAX_AGE_MS / 1000} s`);
     }
