@@ -24,8 +24,9 @@ const USERS_PER_REQUEST = Number(process.env.BENCH_IMPORT_PART || 250000);
  * One bcrypt hash (cost 10, of "bench staple orbit 7 kettle", made once with bcryptjs) for every user: an import
  * stores hashes unchecked, so making 100,000 distinct ones would measure bcrypt, not the import.
  */
+const BCRYPT_PASSWORD = 'bench staple orbit 7 kettle';
 function bcryptHash() {
-  return require('bcryptjs').hashSync('bench staple orbit 7 kettle', 10);
+  return require('bcryptjs').hashSync(BCRYPT_PASSWORD, 10);
 }
 
 /** NDJSON records, generated as the upload is read (the bench holds no file either). */
@@ -96,6 +97,33 @@ async function searchIndexFilled(databaseUrl) {
   return (performance.now() - started) / 1000;
 }
 
+/** Sign-ins timed after an import: each imported user's first (its bcrypt hash, then re-hashed) and second. */
+const SIGN_IN_SAMPLES = 20;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** One sign-in's time (ms), from an address of its own; throws unless it succeeds. */
+async function timedSignIn(url, email, password) {
+  const started = performance.now();
+  const res = await json(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() }, body: JSON.stringify({ email, password }) });
+  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status}`);
+  return performance.now() - started;
+}
+
+/**
+ * The first sign-in with a foreign hash (bcrypt checked, the service's own hash written in its place) beside the
+ * same users' second (the service's hash), one at a time: medians, ms.
+ */
+async function foreignHashSignIns(url, userLabel) {
+  const first = [];
+  const second = [];
+  for (let at = 0; at < SIGN_IN_SAMPLES; at += 1) {
+    const email = `${userLabel}-${at}@import.example.test`;
+    first.push(await timedSignIn(url, email, BCRYPT_PASSWORD));
+    second.push(await timedSignIn(url, email, BCRYPT_PASSWORD));
+  }
+  return { firstMs: median(first), secondMs: median(second) };
+}
+
 async function importInto(env, users, label) {
   const service = await startService(`import-${label}`, env);
   try {
@@ -124,7 +152,9 @@ async function importInto(env, users, label) {
     // Their search trigrams are written after the import, in the background (migration 20261128007000).
     const indexSeconds = await searchIndexFilled(env.DATABASE_URL);
     log(`  ${label}: search index of the imported users filled ${indexSeconds.toFixed(1)} s after the import`);
-    return { users, seconds, perSecond: users / seconds, idleMiB, peakMiB, bigBodyPeakMiB: big.peakMiB, bigBodyUsers: big.result.body.created, indexSeconds };
+    const signIns = await foreignHashSignIns(service.url, userLabel);
+    log(`  ${label}: an imported user's first sign-in (bcrypt, then re-hashed) ${signIns.firstMs.toFixed(0)} ms, its second ${signIns.secondMs.toFixed(0)} ms (medians of ${SIGN_IN_SAMPLES})`);
+    return { users, seconds, perSecond: users / seconds, idleMiB, peakMiB, bigBodyPeakMiB: big.peakMiB, bigBodyUsers: big.result.body.created, indexSeconds, signIns };
   } finally {
     await stop(service.child);
   }

@@ -57,25 +57,28 @@ export function createSearchIndexFill(deps: { sequelize: Sequelize; logger: Logg
     return ids.length;
   }
 
+  async function fillUntilDone(): Promise<number> {
+    let filled = 0;
+    try {
+      while (!stopping && imports === 0) {
+        const batch = await fillBatch();
+        filled += batch;
+        if (batch < FILL_BATCH) break;
+      }
+    } catch (err) {
+      // Left pending: found by the search meanwhile, filled at the next poll.
+      log.warn({ err: (err as Error).message, filled }, 'search index fill stopped');
+    }
+    if (filled > 0) log.info({ filled }, 'search index filled');
+    return filled;
+  }
+
   /** Fills until no user is pending, an import begins here or the service stops; answers how many users it filled. */
   function fill(): Promise<number> {
-    running ??= (async () => {
-      let filled = 0;
-      try {
-        while (!stopping && imports === 0) {
-          const batch = await fillBatch();
-          filled += batch;
-          if (batch < FILL_BATCH) break;
-        }
-      } catch (err) {
-        // Left pending: found by the search meanwhile, filled at the next poll.
-        log.warn({ err: (err as Error).message, filled }, 'search index fill stopped');
-      } finally {
-        running = null;
-      }
-      if (filled > 0) log.info({ filled }, 'search index filled');
-      return filled;
-    })();
+    // Cleared in a later turn (`finally` never runs before the assignment, even when nothing is awaited).
+    running ??= fillUntilDone().finally(() => {
+      running = null;
+    });
     return running;
   }
 

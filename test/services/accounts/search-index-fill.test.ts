@@ -86,6 +86,18 @@ describe('search index fill after an import', function () {
     assert.deepEqual(await searched(`new${tag}`), [renamed]);
   });
 
+  it('when the fill is asked for during an import, then it waits, and fills once the import has ended', async () => {
+    const c = services();
+    let ids: string[] = [];
+    await c.searchIndex.during(async () => {
+      assert.equal(await c.searchIndex.fill(), 0, 'held while an import runs here');
+      ids = await imported(['h1', 'h2'].map((x) => ({ email: uniqueEmail(`fill-${x}`), firstName: `Held${x}` })));
+    });
+    assert.ok((await c.searchIndex.fill()) >= ids.length);
+    assert.deepEqual(await pendingOf(ids), []);
+    await assertIndexed(ids, 'after the import ended');
+  });
+
   it('when two instances fill at once, then every pending user is indexed exactly and cleared, with no failure', async () => {
     const ids = await imported(Array.from({ length: 40 }, (_, at) => ({ email: uniqueEmail(`fill-race${at}`), firstName: `Race${at}` })));
     const filled = await Promise.all([services().searchIndex.fill(), services().searchIndex.fill()]);
