@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op, type Sequelize, type Transaction } from 'sequelize';
+import { Op, Transaction, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Models } from '../../models';
 import type { OutboxEntry, OutboxKind, OutboxStatus } from '../../models/outbox';
@@ -78,6 +78,7 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
   const log = deps.logger.child({ component: 'outbox' });
   const handlers = new Map<OutboxKind, { handler: OutboxHandler; options: KindOptions }>();
   const skipLocked = sequelize.getDialect() !== 'sqlite';
+  const claimIsolation = skipLocked ? { isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED } : {};
 
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
@@ -108,9 +109,15 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
     return created;
   }
 
-  /** Due, unclaimed rows, leased to this instance for LEASE_MS. */
+  /**
+   * Due, unclaimed rows, leased to this instance for LEASE_MS. On MariaDB in READ COMMITTED: under the default
+   * REPEATABLE READ the locking scan also locks the index gap past the due rows, which is where every new row goes,
+   * so each request firing an event waited for the claim (and under load one of them died in a deadlock). The rows
+   * themselves stay locked until the lease is written, and SKIP LOCKED passes over another claim's and over rows
+   * not yet committed, so no two instances take one row.
+   */
   async function claim(): Promise<OutboxEntry[]> {
-    return sequelize.transaction(async (transaction) => {
+    return sequelize.transaction(claimIsolation, async (transaction) => {
       const now = new Date();
       const rows = await models.OutboxEntry.findAll({
         where: { status: 'pending', nextAttemptAt: { [Op.lte]: now }, [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }] },
