@@ -9,7 +9,7 @@ import { createOutbox, newOutboxId } from '../../../src/services/operations/outb
  * the same moment, and must not wait for the claim: at 1,000 events a second the wait (or a deadlock) would be
  * the request's.
  */
-describe('outbox claim (CONTRACT 16): producers never wait for a worker', function () {
+describe('outbox worker (CONTRACT 16): producers never wait for a claim, rows from elsewhere are seen soon', function () {
   this.timeout(30_000);
   const KIND = 'mail' as const;
   const EVENT = 'outbox-claim.test';
@@ -51,5 +51,29 @@ describe('outbox claim (CONTRACT 16): producers never wait for a worker', functi
     assert.ok(insertMs !== undefined, 'the claim read rows');
     assert.ok(insertMs < 1_000, `the insert waited ${insertMs} ms for the claim`);
     assert.equal(await models.OutboxEntry.count({ where: { eventType: EVENT, attempts: { [Op.gt]: 0 } } }), 3, 'the three due rows were claimed and attempted');
+  });
+
+  it('when a worker has been idle a while and another instance commits a row, then the worker attempts it within about a second', async () => {
+    const { sequelize, models, logger } = ctx();
+    const outbox = createOutbox({ sequelize, models, logger });
+    let attemptedAt: number | undefined;
+    outbox.handle(KIND, async () => {
+      attemptedAt ??= Date.now();
+      return { outcome: 'delivered' };
+    });
+    outbox.start();
+    try {
+      // Idle long enough for the polls to have spaced out as far as they go.
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      // Inserted as another instance's request would: no nudge reaches this worker.
+      const committedAt = Date.now();
+      await models.OutboxEntry.create({ id: newOutboxId(), kind: KIND, eventType: EVENT, payload: '{}', nextAttemptAt: new Date() });
+      const deadline = Date.now() + 8_000;
+      while (attemptedAt === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(attemptedAt !== undefined, 'attempted at all');
+      assert.ok(attemptedAt - committedAt < 1_500, `attempted ${attemptedAt - committedAt} ms after the commit`);
+    } finally {
+      await outbox.stop();
+    }
   });
 });
