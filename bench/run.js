@@ -188,7 +188,8 @@ async function main() {
 
 main()
   .catch((err) => {
-    process.stderr.write(`bench failed: ${err.stack || err}\n`);
+    // A database error's own message is in `original` (Sequelize's stack names only where it was thrown).
+    process.stderr.write(`bench failed: ${err.stack || err}${err.original ? `\n  cause: ${err.original.code || ''} ${err.original.message}` : ''}\n`);
     process.exitCode = 1;
   })
   .finally(async () => {

@@ -88,7 +88,7 @@ export function createSessionStep(deps: {
         return;
       }
       // Every sign-in is one session (CONTRACT 8): its row first, then the token that names it.
-      const session = await userSessions.start(user.id, method, requestContext(req));
+      const session = await userSessions.start(user, method, requestContext(req));
       const issued = await tokens.issue(user, session);
       // Last of the steps that can fail on the database: a one-time credential is spent only for a sign-in
       // that then completes (the activity row below never fails the request).

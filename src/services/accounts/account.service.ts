@@ -72,7 +72,7 @@ export function createAccountService(deps: {
     const kept: SignInSession | null = session && actor.authTime !== undefined
       ? { sid: session.id, authTime: actor.authTime, expiresAt: Math.floor(session.expiresAt.getTime() / 1000) }
       : null;
-    return { user: await user.reload(), session: kept ?? (await userSessions.start(user.id, 'password', context)) };
+    return { user: await user.reload(), session: kept ?? (await userSessions.start(user, 'password', context)) };
   }
 
   return { changePassword };

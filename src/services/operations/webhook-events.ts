@@ -26,7 +26,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent to one endpoint on an admin's request, whatever it subscribes to. */
 export const TEST_EVENT = 'webhook.test';
 
+/** What an event says of the user it is about. */
+export interface EventUserFields {
+  id: string;
+  email: string;
+  username: string;
+  role: string;
+}
+
 /** How the user an event is about is named in it: never a hash, token or secret. */
-export function eventUser(user: { id: string; email: string; username: string; role: string }) {
+export function eventUser(user: EventUserFields) {
   return { id: user.id, email: user.email, username: user.username, role: user.role };
 }

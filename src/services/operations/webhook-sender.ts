@@ -1,7 +1,7 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import { Webhook } from 'standardwebhooks';
 import { publicOnlyConnection } from '../../http/outbound-url';
 
 /**
@@ -26,13 +26,24 @@ export interface SignedRequest {
   secrets: string[];
 }
 
+const SECRET_PREFIX = 'whsec_';
+
 /**
  * The Standard Webhooks headers: `webhook-signature` holds one `v1,<base64>` per secret, space-separated,
- * so a receiver holding either secret during a rotation verifies.
+ * so a receiver holding either secret during a rotation verifies. The spec's HMAC-SHA256 of `id.timestamp.body`
+ * under the secret's base64 bytes, computed by node:crypto: the spec's own library hashes in JavaScript, which at
+ * a thousand deliveries a second took a visible share of the worker's one event loop (receivers verify with it).
  */
 export function signatureHeaders(request: Pick<SignedRequest, 'id' | 'body' | 'secrets'>, at: Date): Record<string, string> {
-  const signature = request.secrets.map((secret) => new Webhook(secret).sign(request.id, at, request.body)).join(' ');
-  return { 'webhook-id': request.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  const timestamp = String(Math.floor(at.getTime() / 1000));
+  const signed = `${request.id}.${timestamp}.${request.body}`;
+  const signature = request.secrets
+    .map((secret) => {
+      const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+      return `v1,${crypto.createHmac('sha256', key).update(signed).digest('base64')}`;
+    })
+    .join(' ');
+  return { 'webhook-id': request.id, 'webhook-timestamp': timestamp, 'webhook-signature': signature };
 }
 
 /**

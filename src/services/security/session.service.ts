@@ -13,7 +13,7 @@ import type { ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
-import { eventUser } from '../operations/webhook-events';
+import { eventUser, type EventUserFields } from '../operations/webhook-events';
 import type { Events } from '../operations/webhooks.service';
 import { changeWithEvent } from '../operations/event-transaction';
 import { BoundedMap } from '../../util/bounded-map';
@@ -80,8 +80,12 @@ export function createSessionService(deps: {
     touched.set(sid, Date.now());
   }
 
-  /** A new session for a sign-in: the row, and the sid / auth_time / absolute end its tokens carry. */
-  async function start(userId: string, method: string, context: RequestContext): Promise<SignInSession> {
+  /**
+   * A new session for a sign-in: the row, and the sid / auth_time / absolute end its tokens carry. `user` is the
+   * one the sign-in already read: session.created names it without a read of its own (issue 51: an event costs a
+   * request one INSERT in its transaction, no more).
+   */
+  async function start(user: EventUserFields, method: string, context: RequestContext): Promise<SignInSession> {
     const { sessionMaxAgeSeconds } = await settings.getSecuritySettings();
     const now = new Date();
     const userAgent = context.userAgent?.slice(0, TEXT_MAX.userAgent) ?? null;
@@ -89,13 +93,12 @@ export function createSessionService(deps: {
     const expiresAt = new Date(now.getTime() + sessionMaxAgeSeconds.seconds * 1000);
     const { browser, os } = describeAgent(userAgent);
     const [created, ends] = [sqlDate(sequelize, now), sqlDate(sequelize, expiresAt)];
-    const values = [id, userId, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
+    const values = [id, user.id, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
     // With nobody listening for session.created, a sign-in stays one INSERT; otherwise the event joins it in one transaction.
     if (await events.listens('session.created')) {
       await sequelize.transaction(async (transaction) => {
         await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT, transaction });
-        const user = await models.User.findByPk(userId, { attributes: ['id', 'email', 'username', 'role'], transaction });
-        if (user) await events.record('session.created', { user: eventUser(user), session: { id, method } }, { transaction });
+        await events.record('session.created', { user: eventUser(user), session: { id, method } }, { transaction });
       });
     } else {
       await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });

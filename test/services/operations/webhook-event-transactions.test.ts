@@ -98,7 +98,7 @@ describe('webhook events in the transaction of their change (CONTRACT 16 "Delive
     const { models } = ctx();
     const { user } = await createUserWithToken('viewer');
     const sessions = sessionServices();
-    const { sid } = await c.userSessions.start(user.id, 'password', CONTEXT);
+    const { sid } = await c.userSessions.start(user, 'password', CONTEXT);
     await assert.rejects(sessions.failing.revoke(user.id, sid, audit(user)), new RegExp(AFTER_THE_EVENT));
     assert.equal((await models.Session.findByPk(sid, { rejectOnEmpty: true })).revokedAt, null, 'the row mark rolled back');
     assert.equal((await rows('session.revoked', user.id)).length, 0);
@@ -111,7 +111,7 @@ describe('webhook events in the transaction of their change (CONTRACT 16 "Delive
     const { models } = ctx();
     const { user } = await createUserWithToken('viewer');
     const sessions = sessionServices();
-    const { sid } = await c.userSessions.start(user.id, 'password', CONTEXT);
+    const { sid } = await c.userSessions.start(user, 'password', CONTEXT);
     const claims = { sid, sub: user.id } as AccessClaims;
     await assert.rejects(sessions.failing.reuseDetected(claims, CONTEXT), new RegExp(AFTER_THE_EVENT));
     assert.equal((await models.Session.findByPk(sid, { rejectOnEmpty: true })).revokedAt, null);
