@@ -5,6 +5,7 @@ import type { Config } from '../../config/config';
 import type { Models } from '../../models';
 import type { OutboxEntry, WebhookEndpoint } from '../../models/outbox';
 import type { KeyValueStore } from '../../store';
+import { createSharedVersion } from '../../store/shared-version';
 import type { ActivityService } from './activity.service';
 import type { AdminAudit } from '../../http/request-context';
 import type { Mailer } from './mailer';
@@ -33,7 +34,6 @@ const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 /** An endpoint whose every delivery failed this long is disabled and the admins are told. */
 const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
 const VERSION_KEY = 'webhooks:version';
-const VERSION_TTL_SECONDS = 86_400;
 /** The bound on a copy's age whatever the version says (a row written by another program). */
 const COPY_MAX_AGE_MS = 30_000;
 
@@ -71,23 +71,14 @@ export function createWebhookService(deps: {
   const sealing = createSealedBox({ secret: config.jwtSecret, salt: 'auth-service', info: 'webhook-secrets.v1', layout: 'tag-last' });
   let copy: { version: string; readAt: number; endpoints: Array<{ id: string; events: string[] }> } | undefined;
 
-  async function currentVersion(): Promise<string | null> {
-    try {
-      const version = await store.get(VERSION_KEY);
-      if (version !== null) return version;
-      const fresh = crypto.randomUUID();
-      return (await store.setIfAbsent(VERSION_KEY, fresh, VERSION_TTL_SECONDS)) ? fresh : await store.get(VERSION_KEY);
-    } catch {
-      return null;
-    }
-  }
+  const shared = createSharedVersion(store, VERSION_KEY);
 
   /** After a committed change to endpoints: every instance reads them again on its next event. */
   async function changed(): Promise<void> {
     copy = undefined;
     sending = undefined;
     try {
-      await store.set(VERSION_KEY, crypto.randomUUID(), VERSION_TTL_SECONDS);
+      await shared.bump();
     } catch (err) {
       log.warn({ err: (err as Error).message }, `key-value store unavailable: other instances see the webhook change within ${COPY_MAX_AGE_MS / 1000} s`);
     }
@@ -99,7 +90,7 @@ export function createWebhookService(deps: {
    * write that waits for this very transaction.
    */
   async function subscribers(type: string, transaction?: Transaction | null): Promise<string[]> {
-    const version = await currentVersion();
+    const version = await shared.current();
     if (version === null || !copy || copy.version !== version || Date.now() - copy.readAt >= COPY_MAX_AGE_MS) {
       const rows = await models.WebhookEndpoint.findAll({ attributes: ['id', 'events'], where: { active: true }, transaction: transaction ?? undefined });
       const endpoints = rows.map((row) => ({ id: row.id, events: row.events }));
@@ -294,7 +285,7 @@ export function createWebhookService(deps: {
 
   /** Concurrent deliveries to one endpoint share one read. */
   async function sendingTo(id: string): Promise<Sending> {
-    const version = await currentVersion();
+    const version = await shared.current();
     if (version === null || !sending || sending.version !== version || Date.now() - sending.readAt >= COPY_MAX_AGE_MS) {
       sending = version === null ? undefined : { version, readAt: Date.now(), endpoints: new Map() };
     }
