@@ -43,6 +43,11 @@ function report(r) {
     add(`import ${db}, ${i.users} users: records per second (${i.seconds.toFixed(0)} s)`, i.perSecond.toFixed(0), `≥ ${goal.toFixed(0)}`, i.perSecond >= goal);
     add(`… RSS peak (and a 50 MB body's)`, `${i.peakMiB.toFixed(0)} (${i.bigBodyPeakMiB.toFixed(0)}) MiB`, '≤ 200 MiB', Math.max(i.peakMiB, i.bigBodyPeakMiB) <= 200);
   }
+  if (r.noise) {
+    const { alternating: a, sideBySide: t } = r.noise;
+    add('noise: bare Express ÷ itself, alternating rounds (min–max)', `${a.ratio.toFixed(2)} (${a.min.toFixed(2)}–${a.max.toFixed(2)})`, '–', NaN);
+    add('… side by side (min–max)', `${t.ratio.toFixed(2)} (${t.min.toFixed(2)}–${t.max.toFixed(2)})`, '–', NaN);
+  }
   if (r.start) add('start: node dist/server.js → /health 200', `${(r.start.ms / 1000).toFixed(2)} s`, '≤ 1 s', yes(r.start.ms, r.start.ms <= 1000));
   for (const [db, g] of Object.entries(r.growth ?? {})) {
     for (const name of GROWTH_PATHS) {

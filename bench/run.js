@@ -3,7 +3,7 @@
  * Benchmark (not a test): `npm run bench` (builds first) or `node bench/run.js` after `npm run build`.
  * Every target of issue 13 is a ratio or a bound measured in this one run; rounds alternate between the
  * service and its baseline so background load hits both alike, and each figure is the median of the
- * per-round figures (all printed). Steps (BENCH_ONLY=start,me,apikey,redis,memory,login,load,paths,oidc,miss,growth,flood,import,dashboard,webhooks):
+ * per-round figures (all printed). Steps (BENCH_ONLY=noise,start,me,apikey,redis,memory,login,load,paths,oidc,miss,growth,flood,import,dashboard,webhooks):
  *
  *   start   node dist/server.js → GET /health 200, migrations current (median of 3 starts)   ≤ 1 s
  *   me      GET /auth/me by Bearer and by auth_token cookie vs bare Express with the same JSON ≥ 1.0 / ≥ 1.0,
@@ -82,6 +82,7 @@ const { measureOidc } = require('./steps/oidc');
 const { measureImport } = require('./steps/import');
 const { measureDashboard } = require('./steps/dashboard');
 const { measureWebhooks } = require('./steps/webhooks');
+const { measureNoise } = require('./steps/noise');
 const { report } = require('./report');
 
 async function main() {
@@ -110,6 +111,10 @@ async function main() {
     const bearer = { title: 'bearer', url: `${service.url}/auth/me`, headers: { authorization: `Bearer ${token}` }, connections: 10 };
     const cookie = { title: 'cookie', url: `${service.url}/auth/me`, headers: { cookie: `auth_token=${token}` }, connections: 10 };
 
+    if (step('noise')) {
+      log('noise: bare Express against itself…');
+      results.noise = await measureNoise();
+    }
     if (step('memory')) {
       log('memory…');
       results.memory = await measureMemory(service, env);

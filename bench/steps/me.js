@@ -103,4 +103,4 @@ async function measureRedis(env) {
   return out;
 }
 
-module.exports = { measureMe, measureApiKey, measureRedis };
+module.exports = { measureMe, measureApiKey, measureRedis, compareWithBare };
