@@ -51,6 +51,25 @@ describe('hashing queue (issue 51: known browsers first, open lane bounded)', ()
     assert.ok(queue.admits('open').ok, 'once the queue drains, open hashes are taken again');
   });
 
+  it('when the threads stop finishing hashes, then the open lane closes within a second (the estimate follows the stall, not the last round trips)', async () => {
+    const threads = heldThreads();
+    const queue = createHashQueue({ derive: threads.derive, slots: 2, maxWaitMs: 1_000 });
+    const admitted = Array.from({ length: 30 }, (_, i) => queue.run(`open-${i}`, 'open'));
+    // The threads keep up: ten hashes finish in quick succession, and 18 still wait.
+    for (let i = 0; i < 10; i++) await threads.finishOne();
+    assert.deepEqual(queue.waiting(), { known: 0, open: 18 });
+    assert.ok(queue.admits('open').ok, 'a fast queue takes more');
+    // Then nothing finishes for a fifth of a second (the threads lost the cores): 19 gaps of at least 200 ms is past 1 s.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = queue.admits('open');
+    assert.equal(refused.ok, false, 'the stall closes the open lane before any slow hash comes back');
+    assert.ok(!refused.ok && refused.retryAfterSeconds >= 3 && refused.retryAfterSeconds <= 60);
+    assert.ok(queue.admits('known').ok, 'a known browser is still taken');
+    for (let i = 0; i < 20; i++) await threads.finishOne();
+    await Promise.all(admitted);
+    assert.ok(queue.admits('open').ok, 'once the queue drains, open hashes are taken again');
+  });
+
   it('when known hashes pile up beyond the bound, then they are refused too (no lane grows without limit)', async () => {
     const threads = heldThreads();
     const queue = createHashQueue({ derive: threads.derive, slots: 1, maxWaitMs: 100 });
