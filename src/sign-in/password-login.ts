@@ -8,6 +8,7 @@ import type { PasswordCheckFailure, PasswordChecker } from '../credentials/passw
 import type { EmailVerificationService } from '../services/accounts/email-verification.service';
 import type { DeviceCookies } from './device-cookies';
 import { hashQueueFull } from '../credentials/hash-queue';
+import type { AppError } from '../http/app-error';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }
@@ -54,15 +55,26 @@ export function createPasswordLogin(deps: {
   }
 
   /**
+   * The 429 (with Retry-After) for a sign-in whose lane of the hashing queue is full now, or null when it would be
+   * taken: one HMAC and a look at the queue, no read. `deviceCookie`: what the browser sent as its device cookie.
+   */
+  function refusal(rawEmail: string, deviceCookie?: unknown): AppError | null {
+    const email = normalizeEmail(rawEmail);
+    const admitted = passwords.admits(devices.deviceOf(deviceCookie, email) ? 'known' : 'open');
+    return admitted.ok ? null : hashQueueFull(admitted.retryAfterSeconds);
+  }
+
+  /**
    * `deviceCookie`: what the browser sent as its device cookie, if anything. Whether the hashing queue takes this
-   * sign-in's lane is asked first, before any read: under a flood an unknown browser is refused for the cost of a
-   * request (429 with Retry-After), never of a hash or a query.
+   * sign-in's lane is asked first, before any read (the sign-in route asks once more before any of its own reads:
+   * password-admission.ts): under a flood an unknown browser is refused for the cost of a request (429 with
+   * Retry-After), never of a hash or a query.
    */
   async function check(rawEmail: string, password: string, deviceCookie?: unknown): Promise<PasswordLoginResult> {
+    const refused = refusal(rawEmail, deviceCookie);
+    if (refused) throw refused;
     const email = normalizeEmail(rawEmail);
     const device = devices.deviceOf(deviceCookie, email);
-    const admitted = passwords.admits(device ? 'known' : 'open');
-    if (!admitted.ok) throw hashQueueFull(admitted.retryAfterSeconds);
     const record = await authUsers.byEmail(email);
     const userId = record?.user.id ?? null;
     const result = await checkPassword(email, password, record, { device });
@@ -74,7 +86,7 @@ export function createPasswordLogin(deps: {
     return { ok: true, user: matched.user, passwordRehashed };
   }
 
-  return { check };
+  return { check, refusal };
 }
 
 export type PasswordLogin = ReturnType<typeof createPasswordLogin>;
