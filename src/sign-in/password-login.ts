@@ -54,27 +54,31 @@ export function createPasswordLogin(deps: {
     }
   }
 
-  /**
-   * The 429 (with Retry-After) for a sign-in whose lane of the hashing queue is full now, or null when it would be
-   * taken: one HMAC and a look at the queue, no read. `deviceCookie`: what the browser sent as its device cookie.
-   */
-  function refusal(rawEmail: string, deviceCookie?: unknown): AppError | null {
-    const email = normalizeEmail(rawEmail);
-    const admitted = passwords.admits(devices.deviceOf(deviceCookie, email) ? 'known' : 'open');
+  /** The 429 (with Retry-After) when the hashing queue's lane for this browser is full now, or null when it would be taken. */
+  function laneRefusal(device: string | null): AppError | null {
+    const admitted = passwords.admits(device ? 'known' : 'open');
     return admitted.ok ? null : hashQueueFull(admitted.retryAfterSeconds);
   }
 
   /**
+   * The same, from what a request carries (`deviceCookie`: what the browser sent as its device cookie): one HMAC and
+   * a look at the queue, no read. The sign-in route asks it before its own reads (password-admission.ts).
+   */
+  function refusal(rawEmail: string, deviceCookie?: unknown): AppError | null {
+    const email = normalizeEmail(rawEmail);
+    return laneRefusal(devices.deviceOf(deviceCookie, email));
+  }
+
+  /**
    * `deviceCookie`: what the browser sent as its device cookie, if anything. Whether the hashing queue takes this
-   * sign-in's lane is asked first, before any read (the sign-in route asks once more before any of its own reads:
-   * password-admission.ts): under a flood an unknown browser is refused for the cost of a request (429 with
-   * Retry-After), never of a hash or a query.
+   * sign-in's lane is asked first, before any read: under a flood an unknown browser is refused for the cost of a
+   * request (429 with Retry-After), never of a hash or a query.
    */
   async function check(rawEmail: string, password: string, deviceCookie?: unknown): Promise<PasswordLoginResult> {
-    const refused = refusal(rawEmail, deviceCookie);
-    if (refused) throw refused;
     const email = normalizeEmail(rawEmail);
     const device = devices.deviceOf(deviceCookie, email);
+    const refused = laneRefusal(device);
+    if (refused) throw refused;
     const record = await authUsers.byEmail(email);
     const userId = record?.user.id ?? null;
     const result = await checkPassword(email, password, record, { device });
