@@ -51,18 +51,31 @@ const MAX_RETRY_AFTER_SECONDS = 60;
  * rest wait here, `known` ones first. An `open` hash is admitted only while the wait it would have (the hashes
  * ahead of it, at the rate the threads finish them) is at most `maxWaitMs`: under a flood the open lane
  * stays short and every request beyond it is refused at once, so memory stays bounded, the
- * threads stay busy with the hashes they can do, and a known browser waits for at most the hashes already
- * handed to the threads. With normal traffic nothing waits long enough to be refused.
+ * threads stay busy with the hashes they can do, and a known browser's hash starts at once in the known lane's
+ * own slot (`knownSlot`) or, while that is taken, after the hashes already handed out. With normal traffic nothing
+ * waits long enough to be refused.
  *
  * The rate is measured, not assumed: the gaps between hashes finishing while every slot was taken, over the last
  * WINDOW_MS, and never less than the gap since the last one finished. So a collapse (the threads descheduled, no
  * hash finishing) raises the estimate as it happens, and the open lane is closed within a fraction of a second
  * rather than after the slow hashes come back (a moving average of round trips lagged by seconds: issue 51).
  */
-export function createHashQueue<J>(options: { derive: (job: J) => Promise<Buffer>; slots: number; maxWaitMs: number }) {
-  const { derive, slots, maxWaitMs } = options;
+export function createHashQueue<J>(options: {
+  derive: (job: J) => Promise<Buffer>;
+  slots: number;
+  maxWaitMs: number;
+  /**
+   * One more slot, for `known` hashes only, beside the threads (libuv's pool at the process's own priority): a known
+   * browser's hash starts at once instead of after the attackers' hashes already handed to the threads, which on a
+   * host whose cores other processes hold (the threads run at nice 10) can each take seconds. One at a time, so a
+   * replayed device cookie can take no more than one core from the event loop; the device throttle bounds it too.
+   */
+  knownSlot?: (job: J) => Promise<Buffer>;
+}) {
+  const { derive, slots, maxWaitMs, knownSlot } = options;
   const lanes: Record<HashLane, Waiting<J>[]> = { known: [], open: [] };
   let handedOut = 0;
+  let knownSlotBusy = false;
   /** When each of the recent gaps ended and how long it was: hashes finishing while every slot was taken. */
   const gaps: Array<{ at: number; ms: number }> = [];
   /** Since when the threads have been due to finish a hash: the last finish, or when the slots filled up. */
@@ -103,6 +116,15 @@ export function createHashQueue<J>(options: { derive: (job: J) => Promise<Buffer
     );
   }
 
+  function handToKnownSlot(entry: Waiting<J>, slot: (job: J) => Promise<Buffer>): void {
+    knownSlotBusy = true;
+    slot(entry.job).then(entry.resolve, entry.reject).finally(() => {
+      knownSlotBusy = false;
+      const next = lanes.known.shift();
+      if (next) handToKnownSlot(next, slot);
+    });
+  }
+
   function finished(): void {
     const now = performance.now();
     // Only a gap with every slot taken measures the threads; one with free slots measures how little was asked.
@@ -122,7 +144,8 @@ export function createHashQueue<J>(options: { derive: (job: J) => Promise<Buffer
     if (!admitted.ok) return Promise.reject(hashQueueFull(admitted.retryAfterSeconds));
     return new Promise<Buffer>((resolve, reject) => {
       const entry = { job, resolve, reject };
-      if (handedOut < slots) handOut(entry);
+      if (lane === 'known' && knownSlot && !knownSlotBusy) handToKnownSlot(entry, knownSlot);
+      else if (handedOut < slots) handOut(entry);
       else lanes[lane].push(entry);
     });
   }

@@ -13,8 +13,8 @@ const deviceCookieOf = (res: request.Response): string | undefined =>
 
 /**
  * Issue 51: under a credential-stuffing flood an unknown browser's guess is refused before the route reads anything.
- * The process's one hashing queue is made to stall for real: a slow hash in every slot of the threads (about a second
- * each) and cheap ones waiting behind them, so the open lane's estimated wait passes its bound while nothing finishes.
+ * The process's one hashing queue is made to stall for real: a slow hash in every slot (about a second each) and
+ * cheap ones waiting behind them, so the open lane's estimated wait passes its bound while nothing finishes.
  */
 describe('password sign-in admission (the open lane is asked before any read)', () => {
   let app: Express;
@@ -33,7 +33,8 @@ describe('password sign-in admission (the open lane is asked before any read)', 
     const slow = createPasswordService({ iterations: 2_500_000 });
     const cheap = createPasswordService({ iterations: 1 });
     const work = [
-      ...Array.from({ length: 2 * os.availableParallelism() }, () => slow.hash('fill-the-slots', 'known')),
+      // Every slot of the threads, and the known lane's own slot beside them.
+      ...Array.from({ length: 2 * os.availableParallelism() + 1 }, () => slow.hash('fill-the-slots', 'known')),
       ...Array.from({ length: 20 }, () => cheap.hash('waiting', 'known')),
     ];
     await new Promise((resolve) => setTimeout(resolve, 400));
