@@ -48,6 +48,7 @@ import { createAccountLifecycleService } from './services/accounts/account-lifec
 import { createPasswordService } from './credentials/password.service';
 import { nameTheService } from './credentials/password-quality';
 import { createPasswordLogin } from './sign-in/password-login';
+import { createPasswordAdmission } from './sign-in/password-admission';
 import { createAuthUserRecords } from './sessions/auth-user-records';
 import { createAccountThrottle } from './credentials/account-throttle';
 import { createPasswordCheck } from './credentials/password-check';
@@ -198,7 +199,9 @@ export function createContainer(deps: AppDependencies) {
 
   // Sign-in: the strategies get the services they need; every method ends in the one session step.
   const devices = createDeviceCookies({ secret: config.jwtSecret });
-  const passport = createPassport({ passwordLogin: createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices, logger }), otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor, ssoOidc: ssoOidc.strategy, ssoSaml });
+  const passwordLogin = createPasswordLogin({ models, authUsers, passwords, checkPassword, verification: emailVerification, devices, logger });
+  const passwordAdmission = createPasswordAdmission(passwordLogin);
+  const passport = createPassport({ passwordLogin, otp, otpPlugin, magicLinks, oauthProviders, oauth, passkeys, secondFactor, ssoOidc: ssoOidc.strategy, ssoSaml });
   // An API key (X-API-Key or Bearer ak_…) first, judged alone; a Bearer token or auth_token cookie next; a
   // magic-link server session (auth_session) last.
   const guards = createGuards({
@@ -227,7 +230,7 @@ export function createContainer(deps: AppDependencies) {
     ...deps, metrics, activity, settings, plugins, mailer, outbox, searchIndex, webhooks, events, docs, limits, passwords, signingKeys, tokens, apiKeys, userSessions, csrf, cookies, profiles, users, userAdmin, userImport, userExport, account,
     collections, content, auth, emailLinks, emailVerification, lifecycle, accountThrottle, passwordReset, otp, otpPlugin, magicLinks, sessions, oauthProviders, notices, oauth, passkeys, passport, guards, authenticate, issueSession, adminPages,
     twoFactor, stepUp, secondFactor, credentialSet, oauthClients, oidcConsent, providerKeys, keyRotation, oidc, dashboard,
-    ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement,
+    ssoProviders, ssoAccounts, ssoOidc, ssoEnforcement, passwordAdmission,
   };
 }
 

@@ -61,6 +61,7 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   /** Hashes running on libuv's pool now. */
   let onPoolNow = 0;
 
+  /** A hash on libuv's pool, at the process's own priority (nice 0, not the threads' 10). */
   function onPool(job: Pbkdf2Job): Promise<Buffer> {
     onPoolNow += 1;
     return new Promise<Buffer>((resolve, reject) => {
@@ -131,7 +132,7 @@ export function createHashThreads(options: { count?: number; idleStopMs?: number
   /** How many threads run now. */
   const size = (): number => threads.length;
 
-  return { derive, stop, size, count };
+  return { derive, deriveOnPool: onPool, stop, size, count };
 }
 
 export type HashThreads = ReturnType<typeof createHashThreads>;

@@ -24,7 +24,7 @@ const MAX_OPEN_WAIT_MS = 5_000;
 const SLOTS_PER_THREAD = 2;
 
 const queueOver = (threads: HashThreads): HashQueue<Pbkdf2Job> =>
-  createHashQueue({ derive: threads.derive, slots: SLOTS_PER_THREAD * threads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
+  createHashQueue({ derive: threads.derive, knownSlot: threads.deriveOnPool, slots: SLOTS_PER_THREAD * threads.count, maxWaitMs: MAX_OPEN_WAIT_MS });
 
 /**
  * One set of hashing threads per process, like libuv's pool, and one queue in front of it: every password

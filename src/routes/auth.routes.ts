@@ -20,7 +20,7 @@ export function authRoutes(container: Container) {
   api.router.get('/login', auth.loginPage);
   api.router.get('/register', auth.registerPage);
 
-  api.post('/login', doc.login, limits.login, validated, container.ssoEnforcement, authenticate(STRATEGY.local), issueSession('auth.login'));
+  api.post('/login', doc.login, limits.login, validated, container.passwordAdmission, container.ssoEnforcement, authenticate(STRATEGY.local), issueSession('auth.login'));
   api.post('/register', doc.register, limits.register, auth.checkRegistration, validated, auth.register, issueSession('auth.register', { status: 201 }));
   api.get('/me', doc.me, guards.requireAuth, auth.me);
   api.post('/refresh', doc.refresh, limits.refresh, auth.refresh);

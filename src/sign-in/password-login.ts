@@ -8,6 +8,7 @@ import type { PasswordCheckFailure, PasswordChecker } from '../credentials/passw
 import type { EmailVerificationService } from '../services/accounts/email-verification.service';
 import type { DeviceCookies } from './device-cookies';
 import { hashQueueFull } from '../credentials/hash-queue';
+import type { AppError } from '../http/app-error';
 
 export type PasswordLoginResult =
   | { ok: true; user: AuthUser; passwordRehashed: boolean }
@@ -53,6 +54,21 @@ export function createPasswordLogin(deps: {
     }
   }
 
+  /** The 429 (with Retry-After) when the hashing queue's lane for this browser is full now, or null when it would be taken. */
+  function laneRefusal(device: string | null): AppError | null {
+    const admitted = passwords.admits(device ? 'known' : 'open');
+    return admitted.ok ? null : hashQueueFull(admitted.retryAfterSeconds);
+  }
+
+  /**
+   * The same, from what a request carries (`deviceCookie`: what the browser sent as its device cookie): one HMAC and
+   * a look at the queue, no read. The sign-in route asks it before its own reads (password-admission.ts).
+   */
+  function refusal(rawEmail: string, deviceCookie?: unknown): AppError | null {
+    const email = normalizeEmail(rawEmail);
+    return laneRefusal(devices.deviceOf(deviceCookie, email));
+  }
+
   /**
    * `deviceCookie`: what the browser sent as its device cookie, if anything. Whether the hashing queue takes this
    * sign-in's lane is asked first, before any read: under a flood an unknown browser is refused for the cost of a
@@ -61,8 +77,8 @@ export function createPasswordLogin(deps: {
   async function check(rawEmail: string, password: string, deviceCookie?: unknown): Promise<PasswordLoginResult> {
     const email = normalizeEmail(rawEmail);
     const device = devices.deviceOf(deviceCookie, email);
-    const admitted = passwords.admits(device ? 'known' : 'open');
-    if (!admitted.ok) throw hashQueueFull(admitted.retryAfterSeconds);
+    const refused = laneRefusal(device);
+    if (refused) throw refused;
     const record = await authUsers.byEmail(email);
     const userId = record?.user.id ?? null;
     const result = await checkPassword(email, password, record, { device });
@@ -74,7 +90,7 @@ export function createPasswordLogin(deps: {
     return { ok: true, user: matched.user, passwordRehashed };
   }
 
-  return { check };
+  return { check, refusal };
 }
 
 export type PasswordLogin = ReturnType<typeof createPasswordLogin>;

@@ -51,6 +51,42 @@ describe('hashing queue (issue 51: known browsers first, open lane bounded)', ()
     assert.ok(queue.admits('open').ok, 'once the queue drains, open hashes are taken again');
   });
 
+  it('when the threads stop finishing hashes, then the open lane closes within a second (the estimate follows the stall, not the last round trips)', async () => {
+    const threads = heldThreads();
+    const queue = createHashQueue({ derive: threads.derive, slots: 2, maxWaitMs: 1_000 });
+    const admitted = Array.from({ length: 30 }, (_, i) => queue.run(`open-${i}`, 'open'));
+    // The threads keep up: ten hashes finish in quick succession, and 18 still wait.
+    for (let i = 0; i < 10; i++) await threads.finishOne();
+    assert.deepEqual(queue.waiting(), { known: 0, open: 18 });
+    assert.ok(queue.admits('open').ok, 'a fast queue takes more');
+    // Then nothing finishes for a fifth of a second (the threads lost the cores): 19 gaps of at least 200 ms is past 1 s.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = queue.admits('open');
+    assert.equal(refused.ok, false, 'the stall closes the open lane before any slow hash comes back');
+    assert.ok(!refused.ok && refused.retryAfterSeconds >= 3 && refused.retryAfterSeconds <= 60);
+    assert.ok(queue.admits('known').ok, 'a known browser is still taken');
+    for (let i = 0; i < 20; i++) await threads.finishOne();
+    await Promise.all(admitted);
+    assert.ok(queue.admits('open').ok, 'once the queue drains, open hashes are taken again');
+  });
+
+  it("when unknown browsers' hashes fill the threads, then a known hash starts at once in the known lane's own slot, one at a time", async () => {
+    const threads = heldThreads();
+    const own = heldThreads();
+    const queue = createHashQueue({ derive: threads.derive, knownSlot: own.derive, slots: 2, maxWaitMs: 10_000 });
+    const open = Array.from({ length: 4 }, (_, i) => queue.run(`open-${i}`, 'open'));
+    const known = ['known-1', 'known-2'].map((job) => queue.run(job, 'known'));
+    assert.deepEqual(own.started, ['known-1'], 'the first known hash starts beside the busy threads');
+    assert.deepEqual(queue.waiting(), { known: 1, open: 2 });
+    await own.finishOne();
+    assert.equal(String(await known[0]), 'known-1');
+    assert.deepEqual(own.started, ['known-1', 'known-2'], 'the next known hash takes the freed slot');
+    await own.finishOne();
+    for (let i = 0; i < 4; i++) await threads.finishOne();
+    assert.deepEqual((await Promise.all([...open, known[1]])).map(String), ['open-0', 'open-1', 'open-2', 'open-3', 'known-2']);
+    assert.deepEqual(threads.started, ['open-0', 'open-1', 'open-2', 'open-3'], 'no known hash waited for the threads');
+  });
+
   it('when known hashes pile up beyond the bound, then they are refused too (no lane grows without limit)', async () => {
     const threads = heldThreads();
     const queue = createHashQueue({ derive: threads.derive, slots: 1, maxWaitMs: 100 });
