@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Config } from '../../config/config';
 import type { Models, Role } from '../../models';
 import type { SsoProvider } from '../../models/sso';
@@ -21,6 +21,13 @@ export const SSO_PROVIDER_MESSAGES = {
 } as const;
 
 const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
+
+/*
+ * Written by hand, like the sign-in's user read: every password, code and magic-link sign-in asks it first, and the
+ * model's findByPk (an instance, and on SQLite a `PRAGMA table_info` Sequelize runs before any SELECT of a quoted
+ * table) cost main-thread CPU a login cannot spare. Nearly always no row: most domains have no provider.
+ */
+const DOMAIN_OWNER = 'SELECT provider_id FROM sso_domains WHERE domain = ?';
 
 /** A SAML identity provider as an admin gives it: its metadata XML, or the three settings read from it. */
 export type SamlInput = { metadataXml: string } | { entryPoint: string; idpEntityId: string; certificate: string };
@@ -258,8 +265,8 @@ export function createSsoProviderService(deps: {
 
   /** The provider that owns an address's domain (one primary-key read), or null. */
   async function forEmail(email: string): Promise<SsoProvider | null> {
-    const owner = await models.SsoDomain.findByPk(domainOf(email));
-    return owner ? models.SsoProvider.findByPk(owner.providerId) : null;
+    const [owner] = await sequelize.query<{ provider_id: string }>(DOMAIN_OWNER, { replacements: [domainOf(email)], type: QueryTypes.SELECT });
+    return owner ? models.SsoProvider.findByPk(owner.provider_id) : null;
   }
 
   /** Whether any provider exists (the sign-in page offers single sign-on then). */
