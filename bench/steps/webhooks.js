@@ -69,6 +69,7 @@ async function produce(databaseUrl, endpointId) {
   const sequelize = new Sequelize(databaseUrl, { logging: false, pool: { max: 2 } });
   if (sequelize.getDialect() === 'sqlite') await sequelize.query('PRAGMA busy_timeout = 5000');
   const created = new Map();
+  let deadlocks = 0;
   const perTick = Math.max(1, Math.round((RATE * TICK_MS) / 1000));
   const started = Date.now();
   let tick = 0;
@@ -81,13 +82,22 @@ async function produce(databaseUrl, endpointId) {
       rows.push({ id, kind: 'webhook', endpoint_id: endpointId, event_type: 'user.updated', payload, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
       created.set(id, now.getTime());
     }
-    await sequelize.getQueryInterface().bulkInsert('outbox', rows);
+    // As the service's event-producing transactions do (transactionWithRetry): a deadlock victim writes again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await sequelize.getQueryInterface().bulkInsert('outbox', rows);
+        break;
+      } catch (err) {
+        if (attempt >= 6 || err.parent?.errno !== 1213) throw err;
+        deadlocks += 1;
+      }
+    }
     tick += 1;
     const wait = started + tick * TICK_MS - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   await sequelize.close();
-  return { created, producedSeconds: (Date.now() - started) / 1000 };
+  return { created, producedSeconds: (Date.now() - started) / 1000, deadlocks };
 }
 
 async function measureOn(label, env, tls) {
@@ -102,7 +112,7 @@ async function measureOn(label, env, tls) {
     });
     if (made.status !== 201) throw new Error(`webhook endpoint: ${made.status} ${JSON.stringify(made.body)}`);
     receiver.verifyWith(made.body.secret);
-    const { created, producedSeconds } = await produce(env.DATABASE_URL, made.body.webhook.id);
+    const { created, producedSeconds, deadlocks } = await produce(env.DATABASE_URL, made.body.webhook.id);
     const deadline = Date.now() + DRAIN_LIMIT_MS;
     while ([...created.keys()].some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     const latencies = [];
@@ -123,9 +133,10 @@ async function measureOn(label, env, tls) {
       p50Ms: latencies[Math.floor(latencies.length * 0.5)],
       p99Ms: latencies[Math.floor(latencies.length * 0.99)],
       maxMs: latencies[latencies.length - 1],
+      producerDeadlocks: deadlocks,
       ...receiver.counts(),
     };
-    log(`  ${label}: ${result.delivered}/${result.events} delivered, ${result.deliveredPerSecond}/s (offered ${result.offeredPerSecond}/s), latency p50 ${result.p50Ms} ms p99 ${result.p99Ms} ms max ${result.maxMs} ms, duplicates ${result.duplicates}, bad signatures ${result.badSignatures}`);
+    log(`  ${label}: ${result.delivered}/${result.events} delivered, ${result.deliveredPerSecond}/s (offered ${result.offeredPerSecond}/s), latency p50 ${result.p50Ms} ms p99 ${result.p99Ms} ms max ${result.maxMs} ms, duplicates ${result.duplicates}, bad signatures ${result.badSignatures}, producer inserts written again after a deadlock ${deadlocks}`);
     return result;
   } finally {
     await stop(service.child);

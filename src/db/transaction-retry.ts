@@ -1,4 +1,4 @@
-import { DatabaseError, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
+import { DatabaseError, UniqueConstraintError, type Sequelize, type Transaction, type TransactionOptions } from 'sequelize';
 
 // MariaDB/MySQL: deadlock victim, lock wait timeout. The transaction was rolled back as a whole, so
 // running it again is safe.
@@ -25,6 +25,8 @@ export interface RetryOptions {
   retryOnUniqueViolation?: boolean;
   /** Also retry on these errors of the caller's own (a precondition that moved under it). */
   retryWhen?: (err: unknown) => boolean;
+  /** The transaction's own options (its isolation level, say). */
+  transaction?: TransactionOptions;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function transactionWithRetry<T>(
   const attempts = options.attempts ?? 6;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sequelize.transaction((transaction) => work(transaction));
+      return await sequelize.transaction(options.transaction ?? {}, (transaction) => work(transaction));
     } catch (err) {
       if (attempt >= attempts || !isRetryable(err, options)) throw err;
       // A short random pause: writers that deadlocked together would otherwise meet again at once. Each

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { transactionWithRetry } from '../../db/transaction-retry';
 import type { EventType } from './webhook-events';
 import type { Events } from './webhooks.service';
 
@@ -16,7 +17,9 @@ export async function changeWithEvent<T>(
   event: (changed: T, transaction: Transaction) => Promise<void>,
 ): Promise<T> {
   if (!(await deps.events.listens(type))) return change();
-  return deps.sequelize.transaction(async (transaction) => {
+  // Run again when the database picks it as a deadlock victim (the outbox worker's claims and outcomes lock the
+  // same table): a change whose event met the worker is not a failed request.
+  return transactionWithRetry(deps.sequelize, async (transaction) => {
     const changed = await change(transaction);
     await event(changed, transaction);
     return changed;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Op, Transaction, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
+import { transactionWithRetry } from '../../db/transaction-retry';
 import type { Models } from '../../models';
 import type { OutboxEntry, OutboxKind, OutboxStatus } from '../../models/outbox';
 
@@ -121,7 +122,9 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
    * not yet committed, so no two instances take one row.
    */
   async function claim(): Promise<OutboxEntry[]> {
-    return sequelize.transaction(claimIsolation, async (transaction) => {
+    // A deadlock with a round's outcome UPDATE (it locks rows, then their index entries; the claim the other way)
+    // rolls the claim back: claimed again at once, not left for the next poll.
+    return transactionWithRetry(sequelize, async (transaction) => {
       const now = new Date();
       const rows = await models.OutboxEntry.findAll({
         where: { status: 'pending', nextAttemptAt: { [Op.lte]: now }, [Op.or]: [{ claimedUntil: null }, { claimedUntil: { [Op.lt]: now } }] },
@@ -134,7 +137,7 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
         await models.OutboxEntry.update({ claimedUntil: new Date(now.getTime() + LEASE_MS) }, { where: { id: rows.map((row) => row.id) }, transaction });
       }
       return rows;
-    });
+    }, { transaction: claimIsolation });
   }
 
   /** How one attempt went, and what the entry's row becomes. */
@@ -188,15 +191,18 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
       else single.push(one);
     }
     const released = { claimedUntil: null, attempts: sequelize.literal('attempts + 1') as unknown as number };
+    // MariaDB: each UPDATE again when a claim's scan deadlocked with it (an outcome left unwritten would be sent
+    // twice). SQLite's writers queue and never deadlock: a plain UPDATE, as one statement is its own transaction.
+    const update = (values: Parameters<typeof models.OutboxEntry.update>[0], ids: string | string[]) =>
+      skipLocked
+        ? transactionWithRetry(sequelize, (transaction) => models.OutboxEntry.update(values, { where: { id: ids }, transaction }))
+        : models.OutboxEntry.update(values, { where: { id: ids } });
     await Promise.all([
       ...[...plain].map(([responseStatus, group]) =>
-        models.OutboxEntry.update(
-          { ...released, status: 'delivered', lastAttemptAt: group[group.length - 1].at, responseStatus, lastError: null },
-          { where: { id: group.map((one) => one.entry.id) } },
-        ),
+        update({ ...released, status: 'delivered', lastAttemptAt: group[group.length - 1].at, responseStatus, lastError: null }, group.map((one) => one.entry.id)),
       ),
       ...single.map((one) =>
-        models.OutboxEntry.update(
+        update(
           {
             ...released,
             status: one.status,
@@ -206,7 +212,7 @@ export function createOutbox(deps: { sequelize: Sequelize; models: Models; logge
             lastError: one.error,
             ...(one.payload !== undefined ? { payload: one.payload } : {}),
           },
-          { where: { id: one.entry.id } },
+          one.entry.id,
         ),
       ),
     ]);

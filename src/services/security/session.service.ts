@@ -13,6 +13,7 @@ import type { ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
+import { transactionWithRetry } from '../../db/transaction-retry';
 import { eventUser, type EventUserFields } from '../operations/webhook-events';
 import type { Events } from '../operations/webhooks.service';
 import { changeWithEvent } from '../operations/event-transaction';
@@ -96,7 +97,7 @@ export function createSessionService(deps: {
     const values = [id, user.id, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
     // With nobody listening for session.created, a sign-in stays one INSERT; otherwise the event joins it in one transaction.
     if (await events.listens('session.created')) {
-      await sequelize.transaction(async (transaction) => {
+      await transactionWithRetry(sequelize, async (transaction) => {
         await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT, transaction });
         await events.record('session.created', { user: eventUser(user), session: { id, method } }, { transaction });
       });
