@@ -22,7 +22,8 @@ function report(r) {
   if (r.redis) add('GET /auth/me Bearer, REDIS_URL set ÷ bare', r.redis.bearer.ratio.toFixed(2), '≥ 0.90', yes(r.redis.bearer.ratio, r.redis.bearer.ratio >= 0.9));
   if (r.cacheMiss) for (const [algorithm, m] of Object.entries(r.cacheMiss)) add(`GET /auth/me cache miss, ${algorithm} (extra over a hit)`, `${m.extraMicros} µs`, '–', NaN);
   if (r.login) add('logins ÷ PBKDF2 ceiling', r.login.ratio.toFixed(2), '–', NaN);
-  if (r.login) add('logins ÷ the bare passport-local login floor, same rounds', r.login.ratioToFloor.toFixed(2), '≥ 1.0', yes(r.login.ratioToFloor, r.login.ratioToFloor >= 1.0));
+  // Issue 51 restated the goal: durable session and activity rows cannot reach a floor that writes nothing.
+  if (r.login) add('logins ÷ the bare passport-local login floor, same rounds', r.login.ratioToFloor.toFixed(2), '≥ 0.95', yes(r.login.ratioToFloor, r.login.ratioToFloor >= 0.95));
   if (r.underLoad) add('p99 /auth/me at 100 req/s under login load', `${r.underLoad.p99} ms`, '≤ 25 ms', yes(r.underLoad.p99, r.underLoad.p99 <= 25));
   if (r.underLoad?.floorP99 !== undefined) add('… ÷ the same probe against the bare login floor', r.underLoad.ratioToFloor.toFixed(2), '≤ 1.25', yes(r.underLoad.ratioToFloor, r.underLoad.ratioToFloor <= 1.25));
   if (r.flood) {
