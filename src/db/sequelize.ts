@@ -38,7 +38,8 @@ export function createSequelize(databaseUrl: string | undefined, logger: Logger,
   const sequelize = new Sequelize({
     ...options,
     ...(replicated ? { replication: { write: server(options), read: readUrls.map((url) => server(connectionOptions(url))) } } : {}),
-    logging: (sql: string) => logger.trace({ sql }, 'sql'),
+    // Off unless traced: Sequelize builds the log line of every statement it is given a function for.
+    logging: logger.isLevelEnabled('trace') ? (sql: string) => logger.trace({ sql }, 'sql') : false,
     define: { ...(options.define ?? {}), underscored: true },
   });
   if (replicated) routeReads(sequelize);

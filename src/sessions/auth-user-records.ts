@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { preparedStatements } from '../db/prepared-statements';
 import type { Role } from '../models';
 import type { AuthUser } from './auth-user';
 
@@ -67,7 +68,7 @@ function toRecord(row: AuthUserRow): AuthUserRecord {
 /** Reads the signed-in user's record by email (sign-in) or by id (token check, refresh). Never writes. */
 export function createAuthUserRecords(sequelize: Sequelize) {
   async function one(condition: 'u.email = ?' | 'u.id = ?', value: string): Promise<AuthUserRecord | null> {
-    const rows = await sequelize.query<AuthUserRow>(`${SELECT_AUTH_USER} ${condition}`, { replacements: [value], type: QueryTypes.SELECT });
+    const rows = await preparedStatements(sequelize).select<AuthUserRow>(`${SELECT_AUTH_USER} ${condition}`, [value]);
     return rows.length === 0 ? null : toRecord(rows[0]);
   }
 

@@ -87,8 +87,14 @@ export function createSessionStep(deps: {
         secondFactor?.respond(res, deferred, asPage);
         return;
       }
+      const context = requestContext(req);
+      const details = { ...(info.method ? { method: info.method } : {}), ...info.details };
+      const audit = { action: info.action ?? action, userId: user.id, email: user.email, details };
+      // A sign-in with nothing left to fail after its session (no one-time credential to spend, no extension) commits
+      // its activity row with the session row (issue 51: one commit); the others write it once they completed.
+      const auditWithSession = !info.spend && !extend;
       // Every sign-in is one session (CONTRACT 8): its row first, then the token that names it.
-      const session = await userSessions.start(user, method, requestContext(req));
+      const session = await userSessions.start(user, method, context, auditWithSession ? { audit } : {});
       const issued = await tokens.issue(user, session);
       // Last of the steps that can fail on the database: a one-time credential is spent only for a sign-in
       // that then completes (the activity row below never fails the request).
@@ -96,7 +102,7 @@ export function createSessionStep(deps: {
       if (refused) {
         await userSessions.discard(session.sid);
         metrics?.signIn(method, 'failure');
-        if (refused.audit) await activity.record(refused.audit, requestContext(req));
+        if (refused.audit) await activity.record(refused.audit, context);
         throw signInRefused(refused);
       }
       // Before any cookie is set: a method whose extension fails signs nobody in.
@@ -106,8 +112,7 @@ export function createSessionStep(deps: {
       if (devices && (method === 'password' || method.startsWith('password+'))) cookies.device(res, devices.issue(normalizeEmail(user.email)));
       metrics?.signIn(method, 'success');
       metrics?.sessions.created.inc();
-      const details = { ...(info.method ? { method: info.method } : {}), ...info.details };
-      await activity.record({ action: info.action ?? action, userId: user.id, email: user.email, details }, requestContext(req));
+      if (!auditWithSession) await activity.record(audit, context);
       if (asPage) {
         res.redirect(302, target ?? AFTER_SIGN_IN);
         return;

@@ -1,4 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { preparedStatements } from '../../db/prepared-statements';
+import type { Statement } from '../../db/atomic-writes';
 
 export const HOUR_MS = 3_600_000;
 
@@ -32,10 +34,15 @@ function dimension(value: unknown): string {
 export function createActivityRollup({ sequelize }: { sequelize: Sequelize }) {
   const upsert = sequelize.getDialect() === 'sqlite' ? UPSERT.sqlite : UPSERT.mysql;
 
+  /** The upsert that counts one activity row in its hour, for a caller that commits it with other writes. */
+  function counting(action: string, details: Record<string, unknown> | undefined, at = Date.now()): Statement {
+    return { sql: upsert, values: [Math.floor(at / HOUR_MS), action, dimension(details?.method), dimension(details?.reason)] };
+  }
+
   /** Counts one activity row in its hour (in the row's transaction when it has one). Throws like any query: the caller decides what a failure means. */
   async function count(action: string, details: Record<string, unknown> | undefined, options: { at?: number; transaction?: Transaction } = {}): Promise<void> {
-    const replacements = [Math.floor((options.at ?? Date.now()) / HOUR_MS), action, dimension(details?.method), dimension(details?.reason)];
-    await sequelize.query(upsert, { replacements, type: QueryTypes.INSERT, transaction: options.transaction });
+    const { sql, values } = counting(action, details, options.at);
+    await preparedStatements(sequelize).write(sql, values, { transaction: options.transaction });
   }
 
   /** Every counted group from the hour holding `since` on, for the actions asked. */
@@ -47,7 +54,7 @@ export function createActivityRollup({ sequelize }: { sequelize: Sequelize }) {
     return rows.map((row) => ({ ...row, hour: Number(row.hour), total: Number(row.total) }));
   }
 
-  return { count, since };
+  return { count, counting, since };
 }
 
 export type ActivityRollup = ReturnType<typeof createActivityRollup>;

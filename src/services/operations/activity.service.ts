@@ -5,6 +5,8 @@ import type { ActivityLog, Models } from '../../models';
 import type { KeyValueStore } from '../../store';
 import type { RequestContext } from '../../http/request-context';
 import { readsMayLag } from '../../db/read-replicas';
+import { preparedStatements } from '../../db/prepared-statements';
+import type { Statement } from '../../db/atomic-writes';
 import type { ActivityRollup } from '../dashboard/activity-rollup';
 
 export const ACTIVITY_ACTIONS = [
@@ -147,12 +149,26 @@ export function createActivityService({ sequelize, models, logger, store, rollup
     }
   }
 
+  /** The INSERT of one row. */
+  function row(entry: ActivityEntry, details: Record<string, unknown> | undefined, context: RequestContext): Statement {
+    return { sql: INSERT_ACTIVITY, values: [entry.action, entry.userId ?? null, entry.email ?? null, context.ip, context.userAgent, details ? JSON.stringify(details) : null, new Date()] };
+  }
+
+  /**
+   * The entry's row and its count in the rollup, for a caller that commits them with its own change (a sign-in's
+   * session row); null for an entry that only `record` can write (a repeat, counted in the store) or with no rollup.
+   */
+  function statements(entry: ActivityEntry, context: RequestContext): Statement[] | null {
+    if (entry.repeat || !rollup) return null;
+    return [row(entry, entry.details, context), rollup.counting(entry.action, entry.details)];
+  }
+
   /** Writes one row; its id, or null when the write failed (logged, never thrown). */
   async function insert(entry: ActivityEntry, details: Record<string, unknown> | undefined, context: RequestContext, transaction?: Transaction): Promise<number | null> {
-    const values = [entry.action, entry.userId ?? null, entry.email ?? null, context.ip, context.userAgent, details ? JSON.stringify(details) : null, new Date()];
+    const { sql, values } = row(entry, details, context);
     try {
-      const [id] = await sequelize.query(INSERT_ACTIVITY, { replacements: values, type: QueryTypes.INSERT, transaction });
-      return Number(id);
+      const { lastId } = await preparedStatements(sequelize).write(sql, values, { transaction });
+      return lastId;
     } catch (err) {
       logger.error({ err: (err as Error).message, action: entry.action }, 'could not write the activity log');
       return null;
@@ -238,7 +254,7 @@ export function createActivityService({ sequelize, models, logger, store, rollup
   }
 
   // The log may show a replica's state, a moment behind (DATABASE_READ_URLS).
-  return { record, list: (filter: ActivityFilter) => readsMayLag(() => list(filter)) };
+  return { record, statements, list: (filter: ActivityFilter) => readsMayLag(() => list(filter)) };
 }
 
 export type ActivityService = ReturnType<typeof createActivityService>;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Op, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { Op, type Sequelize, type Transaction } from 'sequelize';
 import { describeAgent } from '../../util/user-agent';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
@@ -9,11 +9,13 @@ import type { AccessClaims } from '../../sessions/auth-user';
 import type { Revocations } from '../../sessions/revocations';
 import type { SignInSession } from '../../sessions/token.service';
 import type { SettingsService } from '../operations/settings.service';
-import type { ActivityService } from '../operations/activity.service';
+import type { ActivityEntry, ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
 import { transactionWithRetry } from '../../db/transaction-retry';
+import { preparedStatements } from '../../db/prepared-statements';
+import { atomicWrites, type Statement } from '../../db/atomic-writes';
 import { eventUser, type EventUserFields } from '../operations/webhook-events';
 import type { Events } from '../operations/webhooks.service';
 import { changeWithEvent } from '../operations/event-transaction';
@@ -75,6 +77,7 @@ export function createSessionService(deps: {
   const log = deps.logger.child({ component: 'sessions' });
   const touched = new BoundedMap<string, number>(TOUCHED_SESSIONS);
   const sequelize = models.Session.sequelize as Sequelize;
+  const statements = preparedStatements(sequelize);
 
   /** Notes that the session's lastUsedAt was just written (a sign-in, a refresh, a touch); the oldest note goes first. */
   function remember(sid: string): void {
@@ -84,9 +87,11 @@ export function createSessionService(deps: {
   /**
    * A new session for a sign-in: the row, and the sid / auth_time / absolute end its tokens carry. `user` is the
    * one the sign-in already read: session.created names it without a read of its own (issue 51: an event costs a
-   * request one INSERT in its transaction, no more).
+   * request one INSERT in its transaction, no more). `audit`: the sign-in's activity entry, written here with the
+   * row and committed with it (issue 51: one commit for a sign-in's rows, not three). Should that fail, the row is
+   * written alone and the entry after it, as `activity.record` writes any entry: an activity row never fails a sign-in.
    */
-  async function start(user: EventUserFields, method: string, context: RequestContext): Promise<SignInSession> {
+  async function start(user: EventUserFields, method: string, context: RequestContext, options: { audit?: ActivityEntry } = {}): Promise<SignInSession> {
     const { sessionMaxAgeSeconds } = await settings.getSecuritySettings();
     const now = new Date();
     const userAgent = context.userAgent?.slice(0, TEXT_MAX.userAgent) ?? null;
@@ -94,16 +99,34 @@ export function createSessionService(deps: {
     const expiresAt = new Date(now.getTime() + sessionMaxAgeSeconds.seconds * 1000);
     const { browser, os } = describeAgent(userAgent);
     const [created, ends] = [sqlDate(sequelize, now), sqlDate(sequelize, expiresAt)];
-    const values = [id, user.id, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends];
-    // With nobody listening for session.created, a sign-in stays one INSERT; otherwise the event joins it in one transaction.
-    if (await events.listens('session.created')) {
-      await transactionWithRetry(sequelize, async (transaction) => {
-        await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT, transaction });
-        await events.record('session.created', { user: eventUser(user), session: { id, method } }, { transaction });
-      });
-    } else {
-      await sequelize.query(INSERT_SESSION, { replacements: values, type: QueryTypes.INSERT });
+    const row: Statement = {
+      sql: INSERT_SESSION,
+      values: [id, user.id, method.slice(0, 32), context.ip?.slice(0, TEXT_MAX.ip) ?? null, userAgent, browser, os, created, created, ends],
+    };
+    // With nobody listening for session.created, the rows commit as one atomic write; otherwise the event joins them in one transaction.
+    const listened = await events.listens('session.created');
+    const write = async (writes: readonly Statement[]) => {
+      if (listened) {
+        await transactionWithRetry(sequelize, async (transaction) => {
+          for (const { sql, values } of writes) await statements.write(sql, values, { transaction });
+          await events.record('session.created', { user: eventUser(user), session: { id, method } }, { transaction });
+        });
+      } else if (writes.length === 1) {
+        await statements.write(writes[0].sql, writes[0].values);
+      } else {
+        await atomicWrites(sequelize)(writes);
+      }
+    };
+    const audited = options.audit ? activity.statements(options.audit, context) : null;
+    try {
+      await write([row, ...(audited ?? [])]);
+    } catch (err) {
+      if (!audited) throw err;
+      log.warn({ err: (err as Error).message }, 'could not write a sign-in\'s activity row with its session: written apart');
+      await write([row]);
+      await activity.record(options.audit as ActivityEntry, context);
     }
+    if (options.audit && !audited) await activity.record(options.audit, context);
     remember(id);
     return { sid: id, authTime: Math.floor(now.getTime() / 1000), expiresAt: Math.floor(expiresAt.getTime() / 1000) };
   }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
+import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import type { Config } from '../../config/config';
 import type { Models, Role } from '../../models';
 import type { SsoProvider } from '../../models/sso';
@@ -7,6 +7,7 @@ import type { AdminAudit } from '../../http/request-context';
 import { AppError } from '../../http/app-error';
 import { createSealedBox } from '../../credentials/sealed-box';
 import { transactionWithRetry } from '../../db/transaction-retry';
+import { preparedStatements } from '../../db/prepared-statements';
 import { discoverIssuer } from './oidc-issuer';
 import { ssoUrls } from './sso-urls';
 import { parseSamlMetadata, type SamlSettings } from './saml-metadata';
@@ -265,7 +266,7 @@ export function createSsoProviderService(deps: {
 
   /** The provider that owns an address's domain (one primary-key read), or null. */
   async function forEmail(email: string): Promise<SsoProvider | null> {
-    const [owner] = await sequelize.query<{ provider_id: string }>(DOMAIN_OWNER, { replacements: [domainOf(email)], type: QueryTypes.SELECT });
+    const [owner] = await preparedStatements(sequelize).select<{ provider_id: string }>(DOMAIN_OWNER, [domainOf(email)]);
     return owner ? models.SsoProvider.findByPk(owner.provider_id) : null;
   }
 

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import request from 'supertest';
+import { ctx, sqlSentDuring } from '../support/context';
+import { makeUser, nextClientIp, PASSWORD } from '../support/auth';
+import { atomicWrites, type Statement } from '../../src/db/atomic-writes';
+import { createContainer } from '../../src/container';
+import { createSessionService } from '../../src/services/security/session.service';
+import { createRevocations } from '../../src/sessions/revocations';
+
+const INSERT = 'INSERT INTO activity_logs (action, user_id, email, ip, user_agent, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const CONTEXT = { ip: '203.0.113.7', userAgent: 'atomic writes test' };
+
+// A sign-in's session row, activity row and hourly count commit together (issue 51).
+describe('atomic writes (src/db/atomic-writes.ts)', function () {
+  this.timeout(60_000);
+  const tag = () => `test.atomic.${crypto.randomBytes(4).toString('hex')}`;
+  const row = (action: string, userAgent: string | null = null): Statement => ({ sql: INSERT, values: [action, null, null, null, userAgent, null, new Date()] });
+  const count = async (action: string) => {
+    const [{ n }] = await ctx().sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM activity_logs WHERE action = ?', { replacements: [action], type: QueryTypes.SELECT });
+    return Number(n);
+  };
+
+  it('when the statements succeed, then all are written, values with quotes and placeholders as they were', async () => {
+    const action = tag();
+    await atomicWrites(ctx().sequelize)([row(action, "it's ? \"x\""), row(action), { sql: 'UPDATE activity_logs SET email = ? WHERE action = ?', values: ['a@example.com', action] }]);
+    const rows = await ctx().models.ActivityLog.findAll({ where: { action } });
+    assert.equal(rows.length, 2);
+    assert.deepEqual(rows.map((one) => one.email), ['a@example.com', 'a@example.com']);
+    assert.ok(rows.some((one) => one.userAgent === "it's ? \"x\""));
+  });
+
+  it('when a later statement fails, then none of them is written and the next write works', async () => {
+    const action = tag();
+    await assert.rejects(atomicWrites(ctx().sequelize)([row(action), { sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }]));
+    assert.equal(await count(action), 0);
+    await atomicWrites(ctx().sequelize)([row(action)]);
+    assert.equal(await count(action), 1);
+  });
+
+  it('when a value holds a NUL character, then the write is refused whole (SQLite: exec would end the text there)', async function () {
+    if (ctx().dialect !== 'sqlite') this.skip();
+    const action = tag();
+    await assert.rejects(atomicWrites(ctx().sequelize)([row(action), row(action, 'a\0b')]), /NUL/);
+    assert.equal(await count(action), 0);
+  });
+
+  it('when twenty writes run at once, then each commits whole', async () => {
+    const action = tag();
+    await Promise.all(Array.from({ length: 20 }, () => atomicWrites(ctx().sequelize)([row(action), row(action)])));
+    assert.equal(await count(action), 40);
+  });
+
+  it('when a user signs in with a password, then the session row, the activity row and its hourly count are one commit', async () => {
+    const user = await makeUser();
+    const ip = nextClientIp();
+    const login = () => request(ctx().app).post('/auth/login').set('X-Forwarded-For', ip).send({ email: user.email, password: PASSWORD }).expect(200);
+    await login(); // settings cached
+    const sql = (await sqlSentDuring(login)).map((one) => one.trim());
+    const session = sql.findIndex((one) => one.startsWith('INSERT INTO sessions'));
+    assert.ok(session > 0, sql.join('\n'));
+    assert.match(sql[session - 1], /^(BEGIN IMMEDIATE|START TRANSACTION)/);
+    assert.match(sql[session + 1], /^INSERT INTO activity_logs/);
+    assert.match(sql[session + 2], /^INSERT INTO activity_rollups/);
+    assert.match(sql[session + 3], /^COMMIT/);
+  });
+
+  it('when the activity row cannot be written with the session, then the session is written alone and the entry after it: the sign-in never fails for its audit', async () => {
+    const { config, logger, sequelize, models, store } = ctx();
+    const c = createContainer({ config, logger, sequelize, models, store });
+    const user = await makeUser();
+    const action = tag();
+    const recorded: string[] = [];
+    const activity = {
+      ...c.activity,
+      statements: () => [{ sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }],
+      record: async (entry: { action: string }) => void recorded.push(entry.action),
+    };
+    const sessions = createSessionService({ ...c, revocations: createRevocations({ models, store, logger }), activity });
+    const { sid } = await sessions.start({ id: user.id, email: user.email, username: user.username, role: user.role }, 'password', CONTEXT, { audit: { action: action as 'auth.login', userId: user.id, email: user.email } });
+    assert.ok(await models.Session.findByPk(sid));
+    assert.deepEqual(recorded, [action]);
+  });
+});
