@@ -1,8 +1,16 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { sqlDate } from './sql-date';
 import { withLiterals, type StatementValue } from './sql-literals';
+import { transactionWithRetry } from './transaction-retry';
+import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_CACHE_KIB } from './sequelize';
 
 export type { StatementValue };
+
+/** One hand-written write: its SQL with `?` placeholders and the values bound to them. */
+export interface Statement {
+  sql: string;
+  values: readonly StatementValue[];
+}
 
 /** What a write did: the rows it changed and, for an INSERT into a table with an integer key, the new row's id. */
 export interface WriteResult {
@@ -15,6 +23,8 @@ export interface PreparedStatements {
   select<T extends object>(sql: string, values: readonly StatementValue[]): Promise<T[]>;
   /** An INSERT, UPDATE or DELETE; in `transaction` when given (then through Sequelize, on the transaction's connection). */
   write(sql: string, values: readonly StatementValue[], options?: { transaction?: Transaction }): Promise<WriteResult>;
+  /** Writes that all commit, in one commit, or none does. */
+  writeAll(statements: readonly Statement[]): Promise<void>;
 }
 
 interface SqliteStatement {
@@ -24,7 +34,14 @@ interface SqliteStatement {
 }
 
 interface SqliteDatabase {
+  configure(option: 'busyTimeout', value: number): void;
   prepare(sql: string, callback: (err: Error | null) => void): SqliteStatement;
+  exec(sql: string, callback: (err: Error | null) => void): void;
+  close(callback: (err: Error | null) => void): void;
+}
+
+interface SqliteModule {
+  Database: new (file: string, callback: (err: Error | null) => void) => SqliteDatabase;
 }
 
 /**
@@ -36,39 +53,24 @@ const KEPT_STATEMENTS = 64;
 const instances = new WeakMap<Sequelize, PreparedStatements>();
 
 /**
- * The hot paths' hand-written statements (every sign-in's user read, session and activity rows; every token
- * check's user read on a cache miss). On SQLite they run on Sequelize's own shared connection as statements
- * prepared once: `sequelize.query` builds a new native statement for each call, captures a stack trace and
- * formats the SQL (about 0.2 ms of main-thread CPU per statement on the bench host, five statements per
- * sign-in; issue 51). The connection, its settings and what a statement sees are exactly Sequelize's. On
- * MariaDB, and for a statement inside a transaction, they go through `sequelize.query` as before. One set per
- * Sequelize instance; finalized before the instance closes its connections.
+ * The hot paths' hand-written statements (issue 51): every sign-in's SSO domain and user reads and the session
+ * row, activity row and hourly count it commits together; every token check's user read on a cache miss.
+ *
+ * On a SQLite file they run on a connection of their own, as statements prepared once: `sequelize.query` builds
+ * a new native statement for each call, captures a stack trace and formats the SQL (about 0.2 ms of main-thread
+ * CPU per statement on the bench host). `writeAll` is one `exec` (BEGIN IMMEDIATE … COMMIT) there: one job on the
+ * thread pool holds the write lock from BEGIN to COMMIT, so the lock is never held while waiting for a thread,
+ * and one WAL sync serves the three rows. On MariaDB (and an in-memory SQLite, which has one connection) they go
+ * through `sequelize.query` and a managed transaction. One set per Sequelize instance; closed with it.
  */
 export function preparedStatements(sequelize: Sequelize): PreparedStatements {
   let statements = instances.get(sequelize);
   if (!statements) {
-    statements = sequelize.getDialect() === 'sqlite' ? sqliteStatements(sequelize) : queryStatements(sequelize);
+    const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage;
+    statements = sequelize.getDialect() === 'sqlite' && storage && storage !== ':memory:' ? sqliteStatements(sequelize, storage) : queryStatements(sequelize);
     instances.set(sequelize, statements);
   }
   return statements;
-}
-
-function queryStatements(sequelize: Sequelize): PreparedStatements {
-  const bound = (values: readonly StatementValue[]) => datesAsText(sequelize, values);
-  return {
-    select: <T extends object>(sql: string, values: readonly StatementValue[]) => sequelize.query<T>(sql, { replacements: bound(values), type: QueryTypes.SELECT }),
-    async write(sql, values, options = {}) {
-      const replacements = bound(values);
-      const { transaction } = options;
-      // Both dialects answer an INSERT with [insert id, rows changed] and an UPDATE or DELETE with [, rows changed].
-      if (isInsert(sql)) {
-        const [id, changes] = (await sequelize.query(sql, { replacements, type: QueryTypes.INSERT, transaction })) as [unknown, unknown];
-        return { changes: Number(changes), lastId: Number(id) || null };
-      }
-      const [, changes] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE, transaction })) as [unknown, unknown];
-      return { changes: Number(changes), lastId: null };
-    },
-  };
 }
 
 const isInsert = (sql: string) => /^\s*insert/i.test(sql);
@@ -81,12 +83,57 @@ function datesAsText(sequelize: Sequelize, values: readonly StatementValue[]): A
   return values.map((value) => (value instanceof Date ? sqlDate(sequelize, value) : value));
 }
 
-function sqliteStatements(sequelize: Sequelize): PreparedStatements {
+function queryStatements(sequelize: Sequelize): PreparedStatements {
+  const bound = (values: readonly StatementValue[]) => datesAsText(sequelize, values);
+  const statements: PreparedStatements = {
+    select: <T extends object>(sql: string, values: readonly StatementValue[]) => sequelize.query<T>(sql, { replacements: bound(values), type: QueryTypes.SELECT }),
+    async write(sql, values, options = {}) {
+      const replacements = bound(values);
+      const { transaction } = options;
+      // Both dialects answer an INSERT with [insert id, rows changed] and an UPDATE or DELETE with [, rows changed].
+      if (isInsert(sql)) {
+        const [id, changes] = (await sequelize.query(sql, { replacements, type: QueryTypes.INSERT, transaction })) as [unknown, unknown];
+        return { changes: Number(changes), lastId: Number(id) || null };
+      }
+      const [, changes] = (await sequelize.query(sql, { replacements, type: QueryTypes.UPDATE, transaction })) as [unknown, unknown];
+      return { changes: Number(changes), lastId: null };
+    },
+    async writeAll(writes) {
+      await transactionWithRetry(sequelize, async (transaction) => {
+        for (const { sql, values } of writes) await statements.write(sql, values, { transaction });
+      });
+    },
+  };
+  return statements;
+}
+
+function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatements {
   const viaQuery = queryStatements(sequelize);
-  const manager = (sequelize as unknown as { connectionManager: { getConnection(options: object): Promise<SqliteDatabase> } }).connectionManager;
-  const kept = new Map<string, SqliteStatement>();
-  let shared: Promise<SqliteDatabase> | undefined;
+  const sqlite = (sequelize as unknown as { connectionManager: { lib: SqliteModule } }).connectionManager.lib;
   const options = (sequelize as unknown as { options: { logging?: unknown } }).options;
+  const kept = new Map<string, SqliteStatement>();
+  let connection: Promise<SqliteDatabase> | undefined;
+
+  const exec = (database: SqliteDatabase, sql: string) => new Promise<void>((resolve, reject) => database.exec(sql, (err) => (err ? reject(err) : resolve())));
+
+  /**
+   * The connection of these statements alone, not Sequelize's shared one: waiting in SQLite's busy handler for a
+   * write lock that a managed transaction holds, a statement keeps its connection's mutex, and that transaction's
+   * own reads on the shared connection (Sequelize reads some there) would wait for it until the busy timeout.
+   */
+  function open(): Promise<SqliteDatabase> {
+    connection ??= new Promise<SqliteDatabase>((resolve, reject) => {
+      const database: SqliteDatabase = new sqlite.Database(storage, (err) => (err ? reject(err) : resolve(database)));
+    }).then(async (database) => {
+      database.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
+      // As Sequelize's connections: foreign keys enforced, the same page cache (the users' index is read here).
+      await exec(database, `PRAGMA foreign_keys = ON; PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
+      return database;
+    });
+    connection.catch(() => (connection = undefined));
+    return connection;
+  }
+
   /** To the query log as Sequelize writes it (values inlined), read at each call: a test may swap the log in for a while. */
   function log(sql: string, values: readonly StatementValue[]): void {
     if (typeof options.logging === 'function') (options.logging as (sql: string) => void)(withLiterals(sequelize, sql, values));
@@ -96,11 +143,10 @@ function sqliteStatements(sequelize: Sequelize): PreparedStatements {
   async function statement(sql: string): Promise<{ statement: SqliteStatement; once: boolean }> {
     const found = kept.get(sql);
     if (found) return { statement: found, once: false };
-    shared ??= manager.getConnection({});
-    const connection = await shared;
+    const database = await open();
     // Kept once prepared: a text that fails to prepare answers its error and is prepared again at its next call.
     const made = await new Promise<SqliteStatement>((resolve, reject) => {
-      const preparing = connection.prepare(sql, (err) => (err ? reject(err) : resolve(preparing)));
+      const preparing = database.prepare(sql, (err) => (err ? reject(err) : resolve(preparing)));
     });
     if (kept.size >= KEPT_STATEMENTS) return { statement: made, once: true };
     kept.set(sql, made);
@@ -108,12 +154,12 @@ function sqliteStatements(sequelize: Sequelize): PreparedStatements {
   }
 
   /*
-   * One statement of these at a time on the pool. The connection runs one statement at a time anyway (its mutex),
-   * but a kept statement's call goes to the pool at once, not through the connection's queue: parallel calls
-   * filled the pool's four threads with jobs waiting on that mutex, one of them in SQLite's busy handler for a
-   * write lock held by a transaction on another connection, which then found no thread for its next statement,
-   * and every sign-in stalled (measured: 16 parallel sign-ins at PBKDF2 10,000). Queued here, they wait on the
-   * main thread instead and leave the other threads free.
+   * One call at a time on the pool. The connection runs one statement at a time anyway (its mutex), but a kept
+   * statement's call goes to the pool at once, not through the connection's queue: parallel calls filled the
+   * pool's four threads with jobs waiting on that mutex, one of them in the busy handler for a write lock held by
+   * a transaction, which then found no thread for its next statement, and every sign-in stalled (measured: 16
+   * parallel sign-ins at PBKDF2 10,000). Queued here, they wait on the main thread and leave the other threads
+   * free. It also keeps every statement out of a `writeAll` transaction on the same connection.
    */
   let tail: Promise<unknown> = Promise.resolve();
   function inTurn<T>(call: () => Promise<T>): Promise<T> {
@@ -129,6 +175,9 @@ function sqliteStatements(sequelize: Sequelize): PreparedStatements {
     const finalizing = [...kept.values()].map((used) => new Promise<void>((resolve) => used.finalize(() => resolve())));
     kept.clear();
     await Promise.all(finalizing);
+    const database = await connection?.catch(() => undefined);
+    connection = undefined;
+    if (database) await new Promise<void>((resolve) => database.close(() => resolve()));
     return close();
   };
 
@@ -138,11 +187,11 @@ function sqliteStatements(sequelize: Sequelize): PreparedStatements {
       return inTurn(async () => {
         const { statement: used, once } = await statement(sql);
         return new Promise<T[]>((resolve, reject) =>
-        used.all(bound(values), (err, rows) => {
-          if (once) used.finalize();
-          if (err) reject(err);
-          else resolve(rows as T[]);
-        }),
+          used.all(bound(values), (err, rows) => {
+            if (once) used.finalize();
+            if (err) reject(err);
+            else resolve(rows as T[]);
+          }),
         );
       });
     },
@@ -153,13 +202,28 @@ function sqliteStatements(sequelize: Sequelize): PreparedStatements {
       return inTurn(async () => {
         const { statement: used, once } = await statement(sql);
         return new Promise<WriteResult>((resolve, reject) =>
-        used.run(bound(values), function (this: { changes: number; lastID: number }, err) {
-          if (once) used.finalize();
-          if (err) reject(err);
-          // lastID is the connection's last insert whatever the statement: only an INSERT's is its own.
-          else resolve({ changes: this.changes, lastId: insert ? this.lastID : null });
-        }),
+          used.run(bound(values), function (this: { changes: number; lastID: number }, err) {
+            if (once) used.finalize();
+            if (err) reject(err);
+            // lastID is the connection's last insert whatever the statement: only an INSERT's is its own.
+            else resolve({ changes: this.changes, lastId: insert ? this.lastID : null });
+          }),
         );
+      });
+    },
+    async writeAll(writes) {
+      // exec binds nothing: the values go in as literals, escaped as sequelize.query sends every replacement on SQLite.
+      const statements = ['BEGIN IMMEDIATE', ...writes.map(({ sql, values }) => withLiterals(sequelize, sql, values)), 'COMMIT'];
+      if (typeof options.logging === 'function') for (const one of statements) (options.logging as (sql: string) => void)(one);
+      await inTurn(async () => {
+        const database = await open();
+        try {
+          await exec(database, `${statements.join('; ')};`);
+        } catch (err) {
+          // exec stops at the failing statement: a transaction it began ends here, before the next call.
+          await exec(database, 'ROLLBACK').catch(() => undefined);
+          throw err;
+        }
       });
     },
   };

@@ -3,14 +3,14 @@ import type { Logger } from 'pino';
 import { connectionOptions } from './connection-options';
 import { routeReads } from './read-replicas';
 
-const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 /**
  * SQLite's page cache per connection, in KiB (a negative cache_size). The default, 2 MiB, holds no index of
  * a large users table, so every admin search read its pages again from the OS: at 100,000 users the scan of
  * the search index (13 MiB) took 19 ms against 13 ms from a cache that holds it. The cache fills only
  * with pages actually read.
  */
-const SQLITE_CACHE_KIB = 32 * 1024;
+export const SQLITE_CACHE_KIB = 32 * 1024;
 
 interface SqliteConnection {
   configure(option: 'busyTimeout', value: number): void;

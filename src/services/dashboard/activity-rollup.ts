@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { preparedStatements } from '../../db/prepared-statements';
-import type { Statement } from '../../db/atomic-writes';
+import type { Statement } from '../../db/prepared-statements';
 
 export const HOUR_MS = 3_600_000;
 

@@ -6,7 +6,7 @@ import type { KeyValueStore } from '../../store';
 import type { RequestContext } from '../../http/request-context';
 import { readsMayLag } from '../../db/read-replicas';
 import { preparedStatements } from '../../db/prepared-statements';
-import type { Statement } from '../../db/atomic-writes';
+import type { Statement } from '../../db/prepared-statements';
 import type { ActivityRollup } from '../dashboard/activity-rollup';
 
 export const ACTIVITY_ACTIONS = [

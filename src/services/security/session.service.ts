@@ -14,8 +14,7 @@ import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
 import { sqlDate } from '../../db/sql-date';
 import { transactionWithRetry } from '../../db/transaction-retry';
-import { preparedStatements } from '../../db/prepared-statements';
-import { atomicWrites, type Statement } from '../../db/atomic-writes';
+import { preparedStatements, type Statement } from '../../db/prepared-statements';
 import { eventUser, type EventUserFields } from '../operations/webhook-events';
 import type { Events } from '../operations/webhooks.service';
 import { changeWithEvent } from '../operations/event-transaction';
@@ -114,7 +113,7 @@ export function createSessionService(deps: {
       } else if (writes.length === 1) {
         await statements.write(writes[0].sql, writes[0].values);
       } else {
-        await atomicWrites(sequelize)(writes);
+        await statements.writeAll(writes);
       }
     };
     const audited = options.audit ? activity.statements(options.audit, context) : null;

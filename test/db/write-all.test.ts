@@ -4,7 +4,7 @@ import { QueryTypes } from 'sequelize';
 import request from 'supertest';
 import { ctx, sqlSentDuring } from '../support/context';
 import { makeUser, nextClientIp, PASSWORD } from '../support/auth';
-import { atomicWrites, type Statement } from '../../src/db/atomic-writes';
+import { preparedStatements, type Statement } from '../../src/db/prepared-statements';
 import { createContainer } from '../../src/container';
 import { createSessionService } from '../../src/services/security/session.service';
 import { createRevocations } from '../../src/sessions/revocations';
@@ -13,7 +13,7 @@ const INSERT = 'INSERT INTO activity_logs (action, user_id, email, ip, user_agen
 const CONTEXT = { ip: '203.0.113.7', userAgent: 'atomic writes test' };
 
 // A sign-in's session row, activity row and hourly count commit together (issue 51).
-describe('atomic writes (src/db/atomic-writes.ts)', function () {
+describe('writes that commit together (PreparedStatements.writeAll)', function () {
   this.timeout(60_000);
   const tag = () => `test.atomic.${crypto.randomBytes(4).toString('hex')}`;
   const row = (action: string, userAgent: string | null = null): Statement => ({ sql: INSERT, values: [action, null, null, null, userAgent, null, new Date()] });
@@ -24,7 +24,7 @@ describe('atomic writes (src/db/atomic-writes.ts)', function () {
 
   it('when the statements succeed, then all are written, values with quotes and placeholders as they were', async () => {
     const action = tag();
-    await atomicWrites(ctx().sequelize)([row(action, "it's ? \"x\""), row(action), { sql: 'UPDATE activity_logs SET email = ? WHERE action = ?', values: ['a@example.com', action] }]);
+    await preparedStatements(ctx().sequelize).writeAll([row(action, "it's ? \"x\""), row(action), { sql: 'UPDATE activity_logs SET email = ? WHERE action = ?', values: ['a@example.com', action] }]);
     const rows = await ctx().models.ActivityLog.findAll({ where: { action } });
     assert.equal(rows.length, 2);
     assert.deepEqual(rows.map((one) => one.email), ['a@example.com', 'a@example.com']);
@@ -33,22 +33,22 @@ describe('atomic writes (src/db/atomic-writes.ts)', function () {
 
   it('when a later statement fails, then none of them is written and the next write works', async () => {
     const action = tag();
-    await assert.rejects(atomicWrites(ctx().sequelize)([row(action), { sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }]));
+    await assert.rejects(preparedStatements(ctx().sequelize).writeAll([row(action), { sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }]));
     assert.equal(await count(action), 0);
-    await atomicWrites(ctx().sequelize)([row(action)]);
+    await preparedStatements(ctx().sequelize).writeAll([row(action)]);
     assert.equal(await count(action), 1);
   });
 
   it('when a value holds a NUL character, then the write is refused whole (SQLite: exec would end the text there)', async function () {
     if (ctx().dialect !== 'sqlite') this.skip();
     const action = tag();
-    await assert.rejects(atomicWrites(ctx().sequelize)([row(action), row(action, 'a\0b')]), /NUL/);
+    await assert.rejects(preparedStatements(ctx().sequelize).writeAll([row(action), row(action, 'a\0b')]), /NUL/);
     assert.equal(await count(action), 0);
   });
 
   it('when twenty writes run at once, then each commits whole', async () => {
     const action = tag();
-    await Promise.all(Array.from({ length: 20 }, () => atomicWrites(ctx().sequelize)([row(action), row(action)])));
+    await Promise.all(Array.from({ length: 20 }, () => preparedStatements(ctx().sequelize).writeAll([row(action), row(action)])));
     assert.equal(await count(action), 40);
   });
 
