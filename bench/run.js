@@ -117,7 +117,7 @@ async function main() {
     }
     if (step('memory')) {
       log('memory…');
-      results.memory = await measureMemory(service, env);
+      results.memory = await measureMemory(service, env, sink);
     }
     if (step('me')) {
       log('GET /auth/me vs bare Express…');

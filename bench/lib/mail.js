@@ -57,4 +57,14 @@ async function nextMail(sink, count, pattern) {
   return found() ?? '';
 }
 
-module.exports = { startMailSink, magicLinkSession, nextMail };
+/** Follows the address-verification link a registration mailed to `email` (some features want a verified address). */
+async function verifyAddress(sink, email) {
+  const isLink = (raw) => raw.includes(email) && decode(raw).includes('/auth/verify-email?');
+  for (let i = 0; i < 200 && !sink.messages.some(isLink); i++) await sleep(25);
+  const link = /https?:\/\/[^\s"<>]+\/auth\/verify-email\?[^\s"<>]+/.exec(decode(sink.messages.find(isLink) ?? ''))?.[0];
+  if (!link) throw new Error(`no verification link reached ${email}`);
+  const verified = await fetch(link, { redirect: 'manual', headers: { 'x-forwarded-for': nextAddress() } });
+  if (verified.status >= 400) throw new Error(`verifying ${email} answered ${verified.status}`);
+}
+
+module.exports = { startMailSink, magicLinkSession, nextMail, verifyAddress };
