@@ -3,6 +3,7 @@ import { sqlDate } from './sql-date';
 import { withLiterals, type StatementValue } from './sql-literals';
 import { transactionWithRetry } from './transaction-retry';
 import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_CACHE_KIB } from './sequelize';
+import { oneAtATime } from '../util/one-at-a-time';
 
 export type { StatementValue };
 
@@ -84,11 +85,10 @@ function datesAsText(sequelize: Sequelize, values: readonly StatementValue[]): A
 }
 
 function queryStatements(sequelize: Sequelize): PreparedStatements {
-  const bound = (values: readonly StatementValue[]) => datesAsText(sequelize, values);
   const statements: PreparedStatements = {
-    select: <T extends object>(sql: string, values: readonly StatementValue[]) => sequelize.query<T>(sql, { replacements: bound(values), type: QueryTypes.SELECT }),
+    select: <T extends object>(sql: string, values: readonly StatementValue[]) => sequelize.query<T>(sql, { replacements: datesAsText(sequelize, values), type: QueryTypes.SELECT }),
     async write(sql, values, options = {}) {
-      const replacements = bound(values);
+      const replacements = datesAsText(sequelize, values);
       const { transaction } = options;
       // Both dialects answer an INSERT with [insert id, rows changed] and an UPDATE or DELETE with [, rows changed].
       if (isInsert(sql)) {
@@ -161,14 +161,7 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
    * parallel sign-ins at PBKDF2 10,000). Queued here, they wait on the main thread and leave the other threads
    * free. It also keeps every statement out of a `writeAll` transaction on the same connection.
    */
-  let tail: Promise<unknown> = Promise.resolve();
-  function inTurn<T>(call: () => Promise<T>): Promise<T> {
-    const result = tail.then(call, call);
-    tail = result.catch(() => undefined);
-    return result;
-  }
-
-  const bound = (values: readonly StatementValue[]) => datesAsText(sequelize, values);
+  const inTurn = oneAtATime();
 
   const close = sequelize.close.bind(sequelize);
   sequelize.close = async () => {
@@ -187,7 +180,7 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
       return inTurn(async () => {
         const { statement: used, once } = await statement(sql);
         return new Promise<T[]>((resolve, reject) =>
-          used.all(bound(values), (err, rows) => {
+          used.all(datesAsText(sequelize, values), (err, rows) => {
             if (once) used.finalize();
             if (err) reject(err);
             else resolve(rows as T[]);
@@ -202,7 +195,7 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
       return inTurn(async () => {
         const { statement: used, once } = await statement(sql);
         return new Promise<WriteResult>((resolve, reject) =>
-          used.run(bound(values), function (this: { changes: number; lastID: number }, err) {
+          used.run(datesAsText(sequelize, values), function (this: { changes: number; lastID: number }, err) {
             if (once) used.finalize();
             if (err) reject(err);
             // lastID is the connection's last insert whatever the statement: only an INSERT's is its own.

@@ -2,6 +2,7 @@ import { Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import { connectionOptions } from './connection-options';
 import { routeReads } from './read-replicas';
+import { oneAtATime } from '../util/one-at-a-time';
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 /**
@@ -88,14 +89,10 @@ function configureSqliteConnections(sequelize: Sequelize, onDisk: boolean): void
  */
 function serializeTransactions(sequelize: Sequelize): void {
   const begin = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
-  let tail: Promise<unknown> = Promise.resolve();
+  const inTurn = oneAtATime();
   const queued = (...args: unknown[]): Promise<unknown> => {
     const managed = args.some((arg) => typeof arg === 'function');
-    if (!managed) return begin(...args);
-    const run = () => begin(...args);
-    const result = tail.then(run, run);
-    tail = result.catch(() => undefined);
-    return result;
+    return managed ? inTurn(() => begin(...args)) : begin(...args);
   };
   sequelize.transaction = queued as Sequelize['transaction'];
 }
