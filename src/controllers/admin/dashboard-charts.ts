@@ -1,5 +1,8 @@
-import { scaleBand, scaleLinear, scalePoint } from 'd3-scale';
-import { line } from 'd3-shape';
+import { lazyModule } from '../../util/lazy-module';
+
+/** d3's scales and line generator, loaded at the first dashboard drawn (an admin page most processes never serve). */
+const d3Scale = lazyModule(() => require('d3-scale') as typeof import('d3-scale'));
+const d3Shape = lazyModule(() => require('d3-shape') as typeof import('d3-shape'));
 
 /** The drawing box of every chart (SVG user units; the stylesheet scales it to the card's width). */
 const WIDTH = 640;
@@ -19,7 +22,7 @@ export interface Chart {
 }
 
 function yAxis(max: number) {
-  const y = scaleLinear().domain([0, Math.max(1, max)]).nice(4).range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const y = d3Scale().scaleLinear().domain([0, Math.max(1, max)]).nice(4).range([HEIGHT - MARGIN.bottom, MARGIN.top]);
   const ticks = y.ticks(4).filter(Number.isInteger).map((t) => ({ y: y(t), label: String(t) }));
   return { y, ticks };
 }
@@ -33,9 +36,9 @@ function sparse(labels: string[], every: number, at: (i: number) => number) {
 
 /** Lines over time (sign-ins by outcome): one path per series from d3-shape's line generator. */
 export function lineChart(labels: string[], series: Array<{ name: string; className: string; values: number[] }>, every: number): Chart {
-  const x = scalePoint<number>().domain(labels.map((_, i) => i)).range([plot.left, plot.right]);
+  const x = d3Scale().scalePoint<number>().domain(labels.map((_, i) => i)).range([plot.left, plot.right]);
   const { y, ticks } = yAxis(Math.max(0, ...series.flatMap((s) => s.values)));
-  const path = line<number>().x((_, i) => x(i) ?? 0).y((v) => y(v));
+  const path = d3Shape().line<number>().x((_, i) => x(i) ?? 0).y((v) => y(v));
   return {
     width: WIDTH, height: HEIGHT, plot, bars: [], yTicks: ticks,
     lines: series.map((s) => ({ name: s.name, className: s.className, d: path(s.values) ?? '' })),
@@ -45,7 +48,7 @@ export function lineChart(labels: string[], series: Array<{ name: string; classN
 
 /** Bars over time (new users), on d3-scale's band scale. */
 export function barChart(labels: string[], values: number[], className: string, every: number): Chart {
-  const x = scaleBand<number>().domain(labels.map((_, i) => i)).range([plot.left, plot.right]).padding(0.2);
+  const x = d3Scale().scaleBand<number>().domain(labels.map((_, i) => i)).range([plot.left, plot.right]).padding(0.2);
   const { y, ticks } = yAxis(Math.max(0, ...values));
   return {
     width: WIDTH, height: HEIGHT, plot, lines: [], yTicks: ticks,

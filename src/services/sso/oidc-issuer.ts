@@ -1,6 +1,10 @@
-import { Issuer, custom, type BaseClient, type IssuerMetadata } from 'openid-client';
+import type { BaseClient, Issuer, IssuerMetadata } from 'openid-client';
 import { AppError } from '../../http/app-error';
 import { outboundUrlRefusal, publicOnlyConnection } from '../../http/outbound-url';
+import { lazyModule } from '../../util/lazy-module';
+
+/** Loaded at the first OpenID Connect SSO use: a service without such a provider never holds it. */
+export const openidClient = lazyModule(() => require('openid-client') as typeof import('openid-client'));
 
 const DISCOVERY_TIMEOUT_MS = 5000;
 
@@ -36,6 +40,7 @@ export async function discoverIssuer(issuerUrl: string, allowPrivate: boolean): 
     const refusal = await outboundUrlRefusal(issuerUrl);
     if (refusal) throw refuse(refusal);
   }
+  const { Issuer, custom } = openidClient();
   const hook = httpOptions(allowPrivate);
   let issuer: Issuer<BaseClient>;
   try {
@@ -60,6 +65,6 @@ export function oidcClient(issuer: Issuer<BaseClient>, settings: { clientId: str
     redirect_uris: [settings.redirectUri],
     response_types: ['code'],
   });
-  (client as unknown as Record<symbol, HttpOptionsHook>)[custom.http_options] = httpOptions(allowPrivate);
+  (client as unknown as Record<symbol, HttpOptionsHook>)[openidClient().custom.http_options] = httpOptions(allowPrivate);
   return client;
 }

@@ -1,7 +1,5 @@
-import { DOMParser } from '@xmldom/xmldom';
-import xpath from 'xpath';
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import { AppError } from '../../http/app-error';
+import { nodeSaml, xmlDom, xpath } from './saml-libraries';
 
 /** What the service needs to know about one SAML identity provider (CONTRACT 15). */
 export interface SamlSettings {
@@ -30,7 +28,7 @@ export function samlUrls(baseUrl: string, slug: string): { entityId: string; acs
 /** The SP metadata an administrator hands to the identity provider: entity ID, ACS (HTTP-POST), signed assertions wanted. */
 export function samlMetadataXml(baseUrl: string, slug: string): string {
   const { entityId, acs } = samlUrls(baseUrl, slug);
-  return generateServiceProviderMetadata({
+  return nodeSaml().generateServiceProviderMetadata({
     issuer: entityId,
     callbackUrl: acs,
     identifierFormat: EMAIL_NAME_ID,
@@ -44,7 +42,7 @@ function toPem(base64: string): string {
   return `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`;
 }
 
-const select = (expression: string, node: Node) => xpath.select(expression, node) as Node[];
+const select = (expression: string, node: Node) => xpath().select(expression, node) as Node[];
 const attr = (node: Node | undefined, name: string) => (node as Element | undefined)?.getAttribute(name) || null;
 
 /**
@@ -54,7 +52,7 @@ const attr = (node: Node | undefined, name: string) => (node as Element | undefi
  */
 export function parseSamlMetadata(xml: string): SamlSettings {
   let unreadable = false;
-  const doc = new DOMParser({
+  const doc = new (xmlDom().DOMParser)({
     errorHandler: (level: string) => {
       if (level !== 'warning') unreadable = true;
     },

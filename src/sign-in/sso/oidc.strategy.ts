@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import { Strategy } from 'passport-strategy';
-import { Strategy as OidcStrategy, generators, type BaseClient, type TokenSet, type UserinfoResponse } from 'openid-client';
+import type { Strategy as OidcStrategy, BaseClient, TokenSet, UserinfoResponse } from 'openid-client';
 import type { Config } from '../../config/config';
 import type { KeyValueStore } from '../../store';
 import { withNotice, type NoticeCode } from '../../http/notices';
 import { requestContext } from '../../http/request-context';
 import { toAuthUser } from '../../sessions/auth-user';
 import { bindingCookieName } from '../../oauth/oauth-state';
-import { discoverIssuer, oidcClient } from '../../services/sso/oidc-issuer';
+import { discoverIssuer, oidcClient, openidClient } from '../../services/sso/oidc-issuer';
 import { ssoUrls } from '../../services/sso/sso-urls';
 import type { SsoProviderRecord, SsoProviderService } from '../../services/sso/sso-providers.service';
 import type { SsoAccountService, SsoIdentity, SsoRefusal } from '../../services/sso/sso-accounts.service';
@@ -89,7 +89,7 @@ export function createSsoOidc(deps: {
 
   function strategyOf(client: BaseClient, record: SsoProviderRecord, verify: (tokenset: TokenSet, userinfo: UserinfoResponse) => void): OidcStrategy<unknown> {
     // Three parameters: openid-client then fetches the userinfo (an ID token need not carry the email), checked to name the same subject.
-    return new OidcStrategy({ client, params: { scope: providers.scopesOf(record.row).join(' ') }, usePKCE: true, sessionKey: SESSION_KEY }, (tokenset: TokenSet, userinfo: UserinfoResponse, _done: unknown) => verify(tokenset, userinfo));
+    return new (openidClient().Strategy)({ client, params: { scope: providers.scopesOf(record.row).join(' ') }, usePKCE: true, sessionKey: SESSION_KEY }, (tokenset: TokenSet, userinfo: UserinfoResponse, _done: unknown) => verify(tokenset, userinfo));
   }
 
   /** The provider's authorization URL for a new flow, its checks stored and bound to this browser by a cookie. */
@@ -100,7 +100,7 @@ export function createSsoOidc(deps: {
       const strategy = strategyOf(client, record, () => reject(new Error('unexpected callback')));
       Object.assign(strategy, { redirect: resolve, error: reject, fail: () => reject(new Error('could not start')), success: () => reject(new Error('unexpected success')) });
       // openid-client adds a nonce by itself only for implicit flows: the code flow gets one here.
-      strategy.authenticate(standIn as unknown as Request, { nonce: generators.nonce() });
+      strategy.authenticate(standIn as unknown as Request, { nonce: openidClient().generators.nonce() });
     });
     const checks = standIn.session[SESSION_KEY];
     const binding = crypto.randomBytes(32).toString('base64url');

@@ -2,13 +2,11 @@ import crypto from 'node:crypto';
 import type { Request } from 'express';
 import type passport from 'passport';
 import { Strategy } from 'passport-strategy';
-import { Strategy as SamlStrategy, type Profile, type VerifiedCallback } from '@node-saml/passport-saml';
-import { ValidateInResponseTo } from '@node-saml/node-saml';
-import { DOMParser } from '@xmldom/xmldom';
-import xpath from 'xpath';
+import type { Strategy as SamlStrategy, Profile, VerifiedCallback } from '@node-saml/passport-saml';
 import type { KeyValueStore } from '../../store';
 import { StoreUnavailableError } from '../../store/key-value-store';
 import { samlUrls, type SamlSettings } from '../../services/sso/saml-metadata';
+import { nodeSaml, passportSaml, xmlDom, xpath } from '../../services/sso/saml-libraries';
 import { storeCacheProvider } from './saml-cache';
 import { SamlBrowserBinding } from './saml-binding';
 
@@ -94,8 +92,8 @@ async function checkDelivery(
   const { store, slug, acs } = deps;
   // node-saml compares the issuer of logout messages only (its `idpIssuer`), not of assertions.
   if (profile.issuer !== deps.idpEntityId) throw new SamlRefused('issuer');
-  const response = new DOMParser().parseFromString(profile.getSamlResponseXml!(), 'text/xml');
-  const destination = (xpath.select1("/*[local-name()='Response']/@Destination", response) as Attr | undefined)?.value;
+  const response = new (xmlDom().DOMParser)().parseFromString(profile.getSamlResponseXml!(), 'text/xml');
+  const destination = (xpath().select1("/*[local-name()='Response']/@Destination", response) as Attr | undefined)?.value;
   if (destination !== undefined && destination !== acs) throw new SamlRefused('destination');
 
   const assertion = (profile.getAssertion!() as { Assertion: XmlJs }).Assertion;
@@ -164,7 +162,7 @@ export function createSamlStrategy(deps: {
       // POST sends no AuthnRequest, so there it goes unused).
       const requestId = `_${crypto.randomBytes(20).toString('hex')}`;
       if (req.method !== 'POST') await binding.bind(req.res!, requestId);
-      const saml = new SamlStrategy(
+      const saml = new (passportSaml().Strategy)(
         {
           name: this.name,
           callbackUrl: acs,
@@ -175,7 +173,7 @@ export function createSamlStrategy(deps: {
           // Either signature will do (CONTRACT 15); node-saml then insists on at least one of the two.
           wantAuthnResponseSigned: false,
           wantAssertionsSigned: false,
-          validateInResponseTo: ValidateInResponseTo.always,
+          validateInResponseTo: nodeSaml().ValidateInResponseTo.always,
           requestIdExpirationPeriodMs: REQUEST_TTL_MS,
           cacheProvider: storeCacheProvider(deps.store, slug, REQUEST_TTL_MS),
           acceptedClockSkewMs: CLOCK_SKEW_MS,
