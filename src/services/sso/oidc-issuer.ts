@@ -1,10 +1,7 @@
 import type { BaseClient, Issuer, IssuerMetadata } from 'openid-client';
 import { AppError } from '../../http/app-error';
 import { outboundUrlRefusal, publicOnlyConnection } from '../../http/outbound-url';
-import { lazyModule } from '../../util/lazy-module';
-
-/** Loaded at the first OpenID Connect SSO use: a service without such a provider never holds it. */
-export const openidClient = lazyModule(() => require('openid-client') as typeof import('openid-client'));
+import { openidClient } from './sso-libraries';
 
 const DISCOVERY_TIMEOUT_MS = 5000;
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/app-error';
-import { nodeSaml, xmlDom, xpath } from './saml-libraries';
+import { nodeSaml, xmlDom, xpath } from './sso-libraries';
 
 /** What the service needs to know about one SAML identity provider (CONTRACT 15). */
 export interface SamlSettings {

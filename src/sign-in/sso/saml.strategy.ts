@@ -6,7 +6,7 @@ import type { Strategy as SamlStrategy, Profile, VerifiedCallback } from '@node-
 import type { KeyValueStore } from '../../store';
 import { StoreUnavailableError } from '../../store/key-value-store';
 import { samlUrls, type SamlSettings } from '../../services/sso/saml-metadata';
-import { nodeSaml, passportSaml, xmlDom, xpath } from '../../services/sso/saml-libraries';
+import { nodeSaml, passportSaml, xmlDom, xpath } from '../../services/sso/sso-libraries';
 import { storeCacheProvider } from './saml-cache';
 import { SamlBrowserBinding } from './saml-binding';
 
