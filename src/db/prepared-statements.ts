@@ -54,6 +54,17 @@ const KEPT_STATEMENTS = 64;
 const instances = new WeakMap<Sequelize, PreparedStatements>();
 
 /**
+ * A write on the statements' connection waits for SQLite's write lock at most this long inside SQLite (on a pool
+ * thread, at the head of the statements' queue); then it lets go of both, sleeps on the main thread and tries again,
+ * until SQLITE_BUSY_TIMEOUT_MS has passed. Waiting in SQLite for the whole timeout held the queue: a transaction
+ * that held the lock and then read through these statements waited for its own waiter, both for 10 s.
+ */
+const LOCK_TRY_MS = 20;
+const LOCK_RETRY_PAUSE_MS = 5;
+
+const isBusy = (err: unknown) => (err as { code?: string } | null)?.code === 'SQLITE_BUSY';
+
+/**
  * The hot paths' hand-written statements (issue 51): every sign-in's SSO domain and user reads and the session
  * row, activity row and hourly count it commits together; every token check's user read on a cache miss.
  *
@@ -125,7 +136,7 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
     connection ??= new Promise<SqliteDatabase>((resolve, reject) => {
       const database: SqliteDatabase = new sqlite.Database(storage, (err) => (err ? reject(err) : resolve(database)));
     }).then(async (database) => {
-      database.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
+      database.configure('busyTimeout', LOCK_TRY_MS);
       // As Sequelize's connections: foreign keys enforced, the same page cache (the users' index is read here).
       await exec(database, `PRAGMA foreign_keys = ON; PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
       return database;
@@ -163,6 +174,19 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
    */
   const inTurn = oneAtATime();
 
+  /** A write in its turn, again after a pause while another connection holds the lock (LOCK_TRY_MS). */
+  async function writeInTurn<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        return await inTurn(work);
+      } catch (err) {
+        if (!isBusy(err) || Date.now() >= deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS));
+      }
+    }
+  }
+
   const close = sequelize.close.bind(sequelize);
   sequelize.close = async () => {
     const finalizing = [...kept.values()].map((used) => new Promise<void>((resolve) => used.finalize(() => resolve())));
@@ -192,7 +216,7 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
       if (options.transaction) return viaQuery.write(sql, values, options);
       log(sql, values);
       const insert = isInsert(sql);
-      return inTurn(async () => {
+      return writeInTurn(async () => {
         const { statement: used, once } = await statement(sql);
         return new Promise<WriteResult>((resolve, reject) =>
           used.run(datesAsText(sequelize, values), function (this: { changes: number; lastID: number }, err) {
@@ -208,7 +232,7 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
       // exec binds nothing: the values go in as literals, escaped as sequelize.query sends every replacement on SQLite.
       const statements = ['BEGIN IMMEDIATE', ...writes.map(({ sql, values }) => withLiterals(sequelize, sql, values)), 'COMMIT'];
       if (typeof options.logging === 'function') for (const one of statements) (options.logging as (sql: string) => void)(one);
-      await inTurn(async () => {
+      await writeInTurn(async () => {
         const database = await open();
         try {
           await exec(database, `${statements.join('; ')};`);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { connectionOptions } from './connection-options';
 import { routeReads } from './read-replicas';
 import { oneAtATime } from '../util/one-at-a-time';
+import { tableInfoCache, type SqliteStatements } from './sqlite-table-info';
 
 export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 /**
@@ -13,9 +14,8 @@ export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
  */
 export const SQLITE_CACHE_KIB = 32 * 1024;
 
-interface SqliteConnection {
+interface SqliteConnection extends SqliteStatements {
   configure(option: 'busyTimeout', value: number): void;
-  run(sql: string, callback: (err: Error | null) => void): void;
 }
 
 interface SqliteConnectionManager {
@@ -55,15 +55,18 @@ export function createSequelize(databaseUrl: string | undefined, logger: Logger,
  * Settings every SQLite connection gets as it opens (Sequelize opens one per transaction besides the
  * shared one). Without a busy timeout, parallel writers fail with SQLITE_BUSY instead of waiting their
  * turn; WAL lets readers proceed during a write. Sequelize's SQLite dialect opens its connections without
- * running the `afterConnect` hook, so this wraps the step that opens them.
+ * running the `afterConnect` hook, so this wraps the step that opens them; it also has the connection answer
+ * the dialect's column-type questions from memory (sqlite-table-info.ts).
  */
 function configureSqliteConnections(sequelize: Sequelize, onDisk: boolean): void {
   const manager = (sequelize as unknown as { connectionManager: SqliteConnectionManager }).connectionManager;
   const open = manager.getConnection.bind(manager);
   // The shared connection is handed to every query: each waits for the one configuration of it.
   const configured = new WeakMap<SqliteConnection, Promise<void>>();
+  const tableInfo = tableInfoCache();
   const configure = async (connection: SqliteConnection) => {
-    const run = (sql: string) => new Promise<void>((resolve, reject) => connection.run(sql, (err) => (err ? reject(err) : resolve())));
+    tableInfo.attach(connection);
+    const run = (sql: string) => new Promise<void>((resolve, reject) => connection.run(sql, (err: Error | null) => (err ? reject(err) : resolve())));
     connection.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
     await run(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
     if (onDisk) await run('PRAGMA journal_mode = WAL');

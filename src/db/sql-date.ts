@@ -9,3 +9,11 @@ export function sqlDate(sequelize: Sequelize, date: Date): string {
   const text = date.toISOString().replace('T', ' ').replace('Z', '');
   return sequelize.getDialect() === 'sqlite' ? `${text} +00:00` : text;
 }
+
+/**
+ * A date column as a hand-written SELECT returns it: a Date on MariaDB (the driver parses it), on SQLite the
+ * text the models wrote, which carries its offset.
+ */
+export function fromSqlDate(value: string | Date): Date {
+  return value instanceof Date ? value : new Date(value);
+}

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import { Op } from 'sequelize';
 import type { Logger } from 'pino';
+import type { Sequelize } from 'sequelize';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
+import { preparedStatements, type Statement } from '../db/prepared-statements';
 
 const markKey = (id: string) => `revoked:${id}`;
 /** Holds the generation of the revocation set last loaded from the database; absent: the store may be missing some. */
@@ -31,6 +33,13 @@ export interface RevocationCheck {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** A revocation row, kept when the id has one already (a deferred revocation keeps its first start). */
+const INSERT_REVOCATION = {
+  sqlite: 'INSERT OR IGNORE INTO revoked_tokens (jti, expires_at, mirrored, effective_at) VALUES (?, ?, ?, ?)',
+  mysql: 'INSERT IGNORE INTO revoked_tokens (jti, expires_at, mirrored, effective_at) VALUES (?, ?, ?, ?)',
+};
+const EFFECTIVE_AT = 'SELECT effective_at FROM revoked_tokens WHERE jti = ?';
+
 /** A mark's value is when it takes effect (epoch seconds); "1" (long past) for one in effect at once. */
 const markValue = (effectiveAt: number | null) => String(effectiveAt ?? 1);
 const inEffect = (mark: string | null) => mark !== null && Number(mark) <= now();
@@ -46,6 +55,9 @@ const inEffect = (mark: string | null) => mark !== null && Number(mark) <= now()
 export function createRevocations(deps: { models: Models; store: KeyValueStore; logger: Logger }) {
   const { models, store, logger } = deps;
   const log = logger.child({ component: 'revocations' });
+  const sequelize = models.RevokedToken.sequelize as Sequelize;
+  const statements = preparedStatements(sequelize);
+  const insertRevocation = sequelize.getDialect() === 'sqlite' ? INSERT_REVOCATION.sqlite : INSERT_REVOCATION.mysql;
   /** This process's lock value: a lock it took while Redis was frozen may land after the answer timed out. */
   const owner = crypto.randomUUID();
   let loading: Promise<string | null> | null = null;
@@ -180,8 +192,11 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
    * set-if-absent in the store, insert-if-absent in the database, and when the database already held an
    * earlier start (the store lost its mark: restarted, failed over) the store is given that start back.
    * An immediate one overrides a pending start in both.
+   *
+   * `alongside`: the caller's own writes, committed with the row in one commit (a refresh's session row and
+   * activity entry): all of them or none.
    */
-  async function revoke(id: string, expiresAt: number, effectiveAt: number | null = null): Promise<void> {
+  async function revoke(id: string, expiresAt: number, effectiveAt: number | null = null, alongside: readonly Statement[] = []): Promise<void> {
     const key = markKey(id);
     const ttl = Math.max(1, expiresAt - now());
     let mirrored = true;
@@ -192,13 +207,16 @@ export function createRevocations(deps: { models: Models; store: KeyValueStore; 
       mirrored = false;
       log.warn({ err: (err as Error).message }, 'key-value store unavailable: revocation kept in the database, copied later');
     }
-    await models.RevokedToken.bulkCreate([{ jti: id, expiresAt, mirrored, effectiveAt }], { ignoreDuplicates: true });
+    const row: Statement = { sql: insertRevocation, values: [id, expiresAt, mirrored ? 1 : 0, effectiveAt] };
+    if (alongside.length === 0) await statements.write(row.sql, row.values);
+    else await statements.writeAll([row, ...alongside]);
     if (effectiveAt === null) {
       await models.RevokedToken.update({ effectiveAt: null }, { where: { jti: id, effectiveAt: { [Op.ne]: null } } });
     } else if (mirrored) {
-      const recorded = await models.RevokedToken.findByPk(id, { attributes: ['effectiveAt'] });
-      if (recorded && recorded.effectiveAt !== effectiveAt) {
-        await store.set(key, markValue(recorded.effectiveAt), ttl).catch(() => {
+      const [recorded] = await statements.select<{ effective_at: number | string | null }>(EFFECTIVE_AT, [id]);
+      const recordedAt = recorded?.effective_at === null || recorded === undefined ? null : Number(recorded.effective_at);
+      if (recorded && recordedAt !== effectiveAt) {
+        await store.set(key, markValue(recordedAt), ttl).catch(() => {
           mirrored = false;
         });
       }

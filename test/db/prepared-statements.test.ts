@@ -88,4 +88,25 @@ describe('prepared statements (src/db/prepared-statements.ts)', function () {
     const [{ n }] = await sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM activity_logs WHERE action = ?', { replacements: [tag], type: QueryTypes.SELECT });
     assert.equal(Number(n), 9);
   });
+
+  it('when a write waits for the lock a transaction holds, then neither the pool nor the statements\' queue is held by the wait: the transaction\'s own read goes on', async function () {
+    // On SQLite a waiting write sat in the busy handler on a pool thread and at the head of the statements' queue;
+    // a read the holder then awaited queued behind it, and both stood still for the busy timeout (10 s).
+    if (ctx().dialect !== 'sqlite') this.skip();
+    const { sequelize } = ctx();
+    const insert = 'INSERT INTO activity_logs (action, user_id, email, ip, user_agent, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+    const tag = action();
+    const started = Date.now();
+    let waiting: Promise<unknown> = Promise.resolve();
+    await sequelize.transaction(async (transaction) => {
+      await sequelize.query(insert, { replacements: [tag, null, null, null, null, null, new Date().toISOString()], transaction });
+      waiting = statements().write(insert, [tag, null, null, null, null, null, new Date()]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(await statements().select('SELECT 1 AS one', []), [{ one: 1 }]);
+    });
+    await waiting;
+    const [{ n }] = await sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM activity_logs WHERE action = ?', { replacements: [tag], type: QueryTypes.SELECT });
+    assert.equal(Number(n), 2);
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  });
 });

@@ -66,6 +66,44 @@ describe('writes that commit together (PreparedStatements.writeAll)', function (
     assert.match(sql[session + 3], /^COMMIT/);
   });
 
+  it('when a token is refreshed, then the superseded token\'s revocation, the session row, the activity row and its hourly count are one commit', async () => {
+    const user = await makeUser();
+    const ip = nextClientIp();
+    const { body } = await request(ctx().app).post('/auth/login').set('X-Forwarded-For', ip).send({ email: user.email, password: PASSWORD }).expect(200);
+    const sql = (await sqlSentDuring(() => request(ctx().app).post('/auth/refresh').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${body.token}`).expect(200))).map((one) => one.trim());
+    const revocation = sql.findIndex((one) => /^INSERT (OR )?IGNORE INTO revoked_tokens/.test(one));
+    assert.ok(revocation > 0, sql.join('\n'));
+    assert.match(sql[revocation - 1], /^(BEGIN IMMEDIATE|START TRANSACTION)/);
+    assert.match(sql[revocation + 1], /^UPDATE sessions SET last_used_at/);
+    assert.match(sql[revocation + 2], /^INSERT INTO activity_logs/);
+    assert.match(sql[revocation + 3], /^INSERT INTO activity_rollups/);
+    assert.match(sql[revocation + 4], /^COMMIT/);
+    assert.equal(sql.filter((one) => /^(BEGIN|START TRANSACTION|COMMIT)/.test(one)).length, 2, sql.join('\n'));
+  });
+
+  it('when a refresh\'s activity row cannot be written with it, then the revocation and the session row are written alone and the entry after them: the refresh never fails for its audit', async () => {
+    const { config, logger, sequelize, models, store } = ctx();
+    const c = createContainer({ config, logger, sequelize, models, store });
+    const user = await makeUser();
+    const action = tag();
+    const recorded: string[] = [];
+    const activity = {
+      ...c.activity,
+      statements: () => [{ sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }],
+      record: async (entry: { action: string }) => void recorded.push(entry.action),
+    };
+    const sessions = createSessionService({ ...c, revocations: createRevocations({ models, store, logger }), activity });
+    const { sid, authTime } = await c.userSessions.start({ id: user.id, email: user.email, username: user.username, role: user.role }, 'password', CONTEXT);
+    const jti = crypto.randomUUID();
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: user.id, sid, jti, auth_time: authTime, exp: now + 60, iat: now, ep: 0 } as unknown as Parameters<typeof sessions.refreshed>[0];
+    const outcome = await sessions.refreshed(claims, { ip: '203.0.113.99', userAgent: null }, { action: action as 'auth.refresh', userId: user.id, email: user.email });
+    assert.equal(outcome.ok, true);
+    assert.ok(await models.RevokedToken.findByPk(jti));
+    assert.equal((await models.Session.findByPk(sid, { rejectOnEmpty: true })).ip, '203.0.113.99');
+    assert.deepEqual(recorded, [action]);
+  });
+
   it('when the activity row cannot be written with the session, then the session is written alone and the entry after it: the sign-in never fails for its audit', async () => {
     const { config, logger, sequelize, models, store } = ctx();
     const c = createContainer({ config, logger, sequelize, models, store });

@@ -1,6 +1,6 @@
-import { Op, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { Op, type Sequelize, type Transaction } from 'sequelize';
 import type { Models } from '../../models';
-import { sqlDate } from '../../db/sql-date';
+import { preparedStatements } from '../../db/prepared-statements';
 
 /** What oidc-provider stores: a JSON object with, for some models, the fields the adapter indexes. */
 export interface StoredPayload {
@@ -39,8 +39,9 @@ const JWT_TOKEN_MODELS = new Set(['AccessToken', 'ClientCredentials']);
  * and the grant, marks the code used and stores the access token's record; a refresh likewise), written by hand as
  * auth-user-records.ts's read is: through Sequelize's models each cost about 1 ms of CPU beside the statement
  * itself (SQLite; profiled under the bench's token load, where they were the largest part of a request), this
- * way about a tenth. Identifiers unquoted for the reason given there. The upsert keeps `consumed_at` as
- * the model's did (it names the same columns), and both forms are one atomic statement.
+ * way about a tenth, and as prepared statements (prepared-statements.ts) less again. Identifiers unquoted for the
+ * reason given there. The upsert keeps `consumed_at` as the model's did (it names the same columns), and both
+ * forms are one atomic statement.
  */
 const SELECT_PAYLOAD = {
   id: 'SELECT payload, expires_at, consumed_at FROM oidc_payloads WHERE model = ? AND id = ?',
@@ -71,6 +72,7 @@ interface PayloadRow {
 export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMetadata: ClientMetadataSource, hooks: AdapterHooks) {
   const { OidcPayload } = models;
   const upsertStatement = sequelize.getDialect() === 'sqlite' ? UPSERT.sqlite : UPSERT.mysql;
+  const statements = preparedStatements(sequelize);
 
   function live(row: { payload: string; expiresAt: Date | null; consumedAt: Date | null } | null): StoredPayload | undefined {
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
@@ -79,7 +81,7 @@ export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMe
   }
 
   async function findBy(column: keyof typeof SELECT_PAYLOAD, model: string, value: string): Promise<StoredPayload | undefined> {
-    const [row] = await sequelize.query<PayloadRow>(SELECT_PAYLOAD[column], { replacements: [model, value], type: QueryTypes.SELECT });
+    const [row] = await statements.select<PayloadRow>(SELECT_PAYLOAD[column], [model, value]);
     const date = (value: string | Date | null) => (value === null ? null : new Date(value));
     return row ? live({ payload: row.payload, expiresAt: date(row.expires_at), consumedAt: date(row.consumed_at) }) : undefined;
   }
@@ -88,9 +90,8 @@ export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMe
     constructor(readonly name: string) {}
 
     async upsert(id: string, payload: StoredPayload, expiresIn?: number): Promise<void> {
-      const expiresAt = expiresIn ? sqlDate(sequelize, new Date(Date.now() + expiresIn * 1000)) : null;
-      const replacements = [this.name, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt];
-      await sequelize.query(upsertStatement, { replacements, type: QueryTypes.INSERT });
+      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+      await statements.write(upsertStatement, [this.name, id, JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt]);
     }
 
     async find(id: string): Promise<StoredPayload | undefined> {
@@ -117,8 +118,8 @@ export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMe
      * grant ends, and that request gets invalid_grant instead of a second set of tokens).
      */
     async consume(id: string): Promise<void> {
-      const [, changed] = await sequelize.query(CONSUME, { replacements: [sqlDate(sequelize, new Date()), this.name, id], type: QueryTypes.UPDATE });
-      if (changed > 0) return;
+      const { changes } = await statements.write(CONSUME, [new Date(), this.name, id]);
+      if (changes > 0) return;
       const row = await OidcPayload.findOne({ attributes: ['grantId'], where: { model: this.name, id } });
       const grantId = row?.grantId ?? undefined;
       if (grantId) await destroyGrants(models, [grantId]);

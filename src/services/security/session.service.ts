@@ -12,7 +12,7 @@ import type { SettingsService } from '../operations/settings.service';
 import type { ActivityEntry, ActivityService } from '../operations/activity.service';
 import type { SecurityNotices } from './security-notices';
 import type { Metrics } from '../../metrics/metrics';
-import { sqlDate } from '../../db/sql-date';
+import { fromSqlDate, sqlDate } from '../../db/sql-date';
 import { transactionWithRetry } from '../../db/transaction-retry';
 import { preparedStatements, type Statement } from '../../db/prepared-statements';
 import { eventUser, type EventUserFields } from '../operations/webhook-events';
@@ -44,6 +44,17 @@ export type RefreshOutcome = { ok: true; session: SignInSession } | { ok: false;
  */
 const INSERT_SESSION =
   'INSERT INTO sessions (id, user_id, method, ip, user_agent, browser, os, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** What a refresh reads of its session: by hand, like the sign-in's row (dates as the driver gives them: fromSqlDate). */
+const SELECT_REFRESHED_SESSION = 'SELECT user_id, revoked_at, created_at, expires_at FROM sessions WHERE id = ?';
+interface RefreshedSessionRow {
+  user_id: string;
+  revoked_at: string | Date | null;
+  created_at: string | Date;
+  expires_at: string | Date;
+}
+/** A refresh's write of its session: used now, its end as the lifetime configured now allows, the address it came from. */
+const UPDATE_REFRESHED_SESSION = 'UPDATE sessions SET last_used_at = ?, expires_at = ?, ip = COALESCE(?, ip) WHERE id = ?';
 
 /** `lastUsedAt` moves at most this often outside a refresh, per session and process: never a write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -141,22 +152,36 @@ export function createSessionService(deps: {
    * sessions at their next refresh; a raised one never extends them). The presented token is superseded: it
    * keeps working for the reuse window, then ends.
    */
-  async function refreshed(claims: AccessClaims, context: RequestContext): Promise<RefreshOutcome> {
-    const session = await models.Session.findByPk(claims.sid);
-    if (!session || session.userId !== claims.sub || session.revokedAt) return { ok: false, reason: 'invalid' };
+  async function refreshed(claims: AccessClaims, context: RequestContext, audit: ActivityEntry): Promise<RefreshOutcome> {
+    const [session] = await statements.select<RefreshedSessionRow>(SELECT_REFRESHED_SESSION, [claims.sid]);
+    if (!session || session.user_id !== claims.sub || session.revoked_at !== null) return { ok: false, reason: 'invalid' };
     const { jwtRefreshGraceSeconds, sessionMaxAgeSeconds } = await settings.getSecuritySettings();
     // From the row's sign-in time, not the token's auth_time: a step-up moves that, and must not lengthen the session.
-    const endsAt = Math.min(session.expiresAt.getTime(), session.createdAt.getTime() + sessionMaxAgeSeconds.seconds * 1000);
+    const expiresAt = fromSqlDate(session.expires_at).getTime();
+    const endsAt = Math.min(expiresAt, fromSqlDate(session.created_at).getTime() + sessionMaxAgeSeconds.seconds * 1000);
     if (endsAt <= Date.now()) return { ok: false, reason: 'expired' };
     const supersededAt = nowSeconds() + config.refreshReuseWindowSeconds;
-    await revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt);
-    await session.update({
-      lastUsedAt: new Date(),
-      ...(endsAt < session.expiresAt.getTime() ? { expiresAt: new Date(endsAt) } : {}),
-      ...(context.ip ? { ip: context.ip.slice(0, TEXT_MAX.ip) } : {}),
-    });
-    remember(session.id);
-    return { ok: true, session: { sid: session.id, authTime: claims.auth_time, expiresAt: Math.floor(endsAt / 1000) } };
+    const row: Statement = {
+      sql: UPDATE_REFRESHED_SESSION,
+      values: [sqlDate(sequelize, new Date()), sqlDate(sequelize, new Date(endsAt)), context.ip?.slice(0, TEXT_MAX.ip) ?? null, claims.sid],
+    };
+    // The superseded token's revocation, the session row and the activity entry: one commit (issue 51).
+    const revoke = (writes: readonly Statement[]) =>
+      revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt, writes);
+    const audited = activity.statements(audit, context);
+    let recordApart = !audited;
+    try {
+      await revoke([row, ...(audited ?? [])]);
+    } catch (err) {
+      if (!audited) throw err;
+      // As a sign-in's: an activity row never fails a refresh.
+      log.warn({ err: (err as Error).message }, 'could not write a refresh\'s activity row with its session: written apart');
+      await revoke([row]);
+      recordApart = true;
+    }
+    if (recordApart) await activity.record(audit, context);
+    remember(claims.sid);
+    return { ok: true, session: { sid: claims.sid, authTime: claims.auth_time, expiresAt: Math.floor(endsAt / 1000) } };
   }
 
   /**

@@ -82,11 +82,10 @@ export function createAuthService(deps: {
       if (check.reason === 'revoked') await userSessions.reuseDetected(check.claims, context);
       throw AppError.unauthorized(check.reason === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidToken);
     }
-    const outcome = await userSessions.refreshed(check.claims, context);
+    const audit = { action: 'auth.refresh', userId: check.user.id, email: check.user.email } as const;
+    const outcome = await userSessions.refreshed(check.claims, context, audit);
     if (!outcome.ok) throw AppError.unauthorized(outcome.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken);
-    const issued = await tokens.issue(check.user, outcome.session);
-    await activity.record({ action: 'auth.refresh', userId: check.user.id, email: check.user.email }, context);
-    return issued;
+    return tokens.issue(check.user, outcome.session);
   }
 
   /**
