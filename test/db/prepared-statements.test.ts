@@ -99,7 +99,7 @@ describe('prepared statements (src/db/prepared-statements.ts)', function () {
     const started = Date.now();
     let waiting: Promise<unknown> = Promise.resolve();
     await sequelize.transaction(async (transaction) => {
-      await sequelize.query(insert, { replacements: [tag, null, null, null, null, null, new Date().toISOString()], transaction });
+      await sequelize.query(insert, { replacements: [tag, null, null, null, null, null, new Date()], transaction });
       waiting = statements().write(insert, [tag, null, null, null, null, null, new Date()]);
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.deepEqual(await statements().select('SELECT 1 AS one', []), [{ one: 1 }]);
