@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import { Op } from 'sequelize';
+import { Op, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
-import type { Sequelize } from 'sequelize';
 import type { Models } from '../models';
 import type { KeyValueStore } from '../store';
 import { preparedStatements, type Statement } from '../db/prepared-statements';

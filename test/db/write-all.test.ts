@@ -22,6 +22,20 @@ describe('writes that commit together (PreparedStatements.writeAll)', function (
     return Number(n);
   };
 
+  /** A session service whose activity statements always fail, and the entries it then records apart. */
+  async function sessionsWithFailingAudit() {
+    const { config, logger, sequelize, models, store } = ctx();
+    const c = createContainer({ config, logger, sequelize, models, store });
+    const recorded: string[] = [];
+    const activity = {
+      ...c.activity,
+      statements: () => [{ sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }],
+      record: async (entry: { action: string }) => void recorded.push(entry.action),
+    };
+    const sessions = createSessionService({ ...c, revocations: createRevocations({ models, store, logger }), activity });
+    return { c, models, user: await makeUser(), action: tag(), recorded, sessions };
+  }
+
   it('when the statements succeed, then all are written, values with quotes and placeholders as they were', async () => {
     const action = tag();
     await preparedStatements(ctx().sequelize).writeAll([row(action, "it's ? \"x\""), row(action), { sql: 'UPDATE activity_logs SET email = ? WHERE action = ?', values: ['a@example.com', action] }]);
@@ -82,17 +96,7 @@ describe('writes that commit together (PreparedStatements.writeAll)', function (
   });
 
   it('when a refresh\'s activity row cannot be written with it, then the revocation and the session row are written alone and the entry after them: the refresh never fails for its audit', async () => {
-    const { config, logger, sequelize, models, store } = ctx();
-    const c = createContainer({ config, logger, sequelize, models, store });
-    const user = await makeUser();
-    const action = tag();
-    const recorded: string[] = [];
-    const activity = {
-      ...c.activity,
-      statements: () => [{ sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }],
-      record: async (entry: { action: string }) => void recorded.push(entry.action),
-    };
-    const sessions = createSessionService({ ...c, revocations: createRevocations({ models, store, logger }), activity });
+    const { c, models, user, action, recorded, sessions } = await sessionsWithFailingAudit();
     const { sid, authTime } = await c.userSessions.start({ id: user.id, email: user.email, username: user.username, role: user.role }, 'password', CONTEXT);
     const jti = crypto.randomUUID();
     const now = Math.floor(Date.now() / 1000);
@@ -105,17 +109,7 @@ describe('writes that commit together (PreparedStatements.writeAll)', function (
   });
 
   it('when the activity row cannot be written with the session, then the session is written alone and the entry after it: the sign-in never fails for its audit', async () => {
-    const { config, logger, sequelize, models, store } = ctx();
-    const c = createContainer({ config, logger, sequelize, models, store });
-    const user = await makeUser();
-    const action = tag();
-    const recorded: string[] = [];
-    const activity = {
-      ...c.activity,
-      statements: () => [{ sql: 'INSERT INTO no_such_table (x) VALUES (?)', values: [1] }],
-      record: async (entry: { action: string }) => void recorded.push(entry.action),
-    };
-    const sessions = createSessionService({ ...c, revocations: createRevocations({ models, store, logger }), activity });
+    const { models, user, action, recorded, sessions } = await sessionsWithFailingAudit();
     const { sid } = await sessions.start({ id: user.id, email: user.email, username: user.username, role: user.role }, 'password', CONTEXT, { audit: { action: action as 'auth.login', userId: user.id, email: user.email } });
     assert.ok(await models.Session.findByPk(sid));
     assert.deepEqual(recorded, [action]);
