@@ -11,9 +11,11 @@ export function sqlDate(sequelize: Sequelize, date: Date): string {
 }
 
 /**
- * A date column as a hand-written SELECT returns it: a Date on MariaDB (the driver parses it), on SQLite the
- * text the models wrote, which carries its offset.
+ * A date column as a hand-written SELECT returns it: a Date on MariaDB (the driver parses it), on SQLite text. The
+ * models write that text with its offset; text without one (a column's CURRENT_TIMESTAMP default) is UTC, as
+ * Sequelize reads it, whatever the process's time zone.
  */
 export function fromSqlDate(value: string | Date): Date {
-  return value instanceof Date ? value : new Date(value);
+  if (value instanceof Date) return value;
+  return new Date(/[+-]\d\d:\d\d$|Z$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { ctx } from '../support/context';
 import { makeUser } from '../support/auth';
-import { sqlDate } from '../../src/db/sql-date';
+import { fromSqlDate, sqlDate } from '../../src/db/sql-date';
 
 describe('sqlDate: dates of hand-written statements keep their milliseconds', () => {
   it('when a session row is written by hand and read by the model, then the same instant comes back, to the millisecond', async () => {
@@ -22,5 +23,22 @@ describe('sqlDate: dates of hand-written statements keep their milliseconds', ()
     // then listed in no particular order.
     assert.equal(row.createdAt.toISOString(), at.toISOString());
     assert.equal(row.expiresAt.toISOString(), at.toISOString());
+  });
+});
+
+describe('fromSqlDate: dates as hand-written SELECTs return them', () => {
+  it('when the driver gives a Date, SQLite text with its offset, or text without one, then each is that instant (UTC without an offset)', () => {
+    const at = new Date(Date.UTC(2026, 10, 26, 7, 40, 1, 123));
+    assert.equal(fromSqlDate(at), at);
+    assert.equal(fromSqlDate('2026-11-26 07:40:01.123 +00:00').toISOString(), at.toISOString());
+    assert.equal(fromSqlDate('2026-11-26 09:40:01.123 +02:00').toISOString(), at.toISOString());
+    assert.equal(fromSqlDate('2026-11-26 07:40:01.123').toISOString(), at.toISOString());
+    assert.equal(fromSqlDate('2026-11-26 07:40:01').toISOString(), '2026-11-26T07:40:01.000Z');
+  });
+
+  it('when the process runs in another time zone, then text without an offset is still UTC', () => {
+    const script = "const { fromSqlDate } = require('./src/db/sql-date'); process.stdout.write(fromSqlDate('2026-11-26 07:40:01').toISOString())";
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { env: { ...process.env, TZ: 'America/New_York' }, encoding: 'utf8' });
+    assert.equal(out, '2026-11-26T07:40:01.000Z');
   });
 });

@@ -1,6 +1,7 @@
 import { Op, type Sequelize, type Transaction } from 'sequelize';
 import type { Models } from '../../models';
 import { preparedStatements } from '../../db/prepared-statements';
+import { fromSqlDate } from '../../db/sql-date';
 
 /** What oidc-provider stores: a JSON object with, for some models, the fields the adapter indexes. */
 export interface StoredPayload {
@@ -82,7 +83,7 @@ export function createOidcAdapter(sequelize: Sequelize, models: Models, clientMe
 
   async function findBy(column: keyof typeof SELECT_PAYLOAD, model: string, value: string): Promise<StoredPayload | undefined> {
     const [row] = await statements.select<PayloadRow>(SELECT_PAYLOAD[column], [model, value]);
-    const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+    const date = (value: string | Date | null) => (value === null ? null : fromSqlDate(value));
     return row ? live({ payload: row.payload, expiresAt: date(row.expires_at), consumedAt: date(row.consumed_at) }) : undefined;
   }
 
