@@ -89,6 +89,24 @@ export function createSessionService(deps: {
   const sequelize = models.Session.sequelize as Sequelize;
   const statements = preparedStatements(sequelize);
 
+  /**
+   * `write` commits the session's row with the activity entry's statements (one commit); should that fail, the row
+   * is written alone and the entry after it, as `activity.record` writes any entry: an activity row never fails a
+   * sign-in or a refresh. An entry with no statements of its own (a repeat) is recorded after the row.
+   */
+  async function withAudit(write: (writes: readonly Statement[]) => Promise<void>, row: Statement, audit: ActivityEntry, context: RequestContext): Promise<void> {
+    const audited = activity.statements(audit, context);
+    try {
+      await write([row, ...(audited ?? [])]);
+      if (audited) return;
+    } catch (err) {
+      if (!audited) throw err;
+      log.warn({ err: (err as Error).message }, 'could not write an activity row with its session: written apart');
+      await write([row]);
+    }
+    await activity.record(audit, context);
+  }
+
   /** Notes that the session's lastUsedAt was just written (a sign-in, a refresh, a touch); the oldest note goes first. */
   function remember(sid: string): void {
     touched.set(sid, Date.now());
@@ -127,16 +145,8 @@ export function createSessionService(deps: {
         await statements.writeAll(writes);
       }
     };
-    const audited = options.audit ? activity.statements(options.audit, context) : null;
-    try {
-      await write([row, ...(audited ?? [])]);
-    } catch (err) {
-      if (!audited) throw err;
-      log.warn({ err: (err as Error).message }, 'could not write a sign-in\'s activity row with its session: written apart');
-      await write([row]);
-      await activity.record(options.audit as ActivityEntry, context);
-    }
-    if (options.audit && !audited) await activity.record(options.audit, context);
+    if (options.audit) await withAudit(write, row, options.audit, context);
+    else await write([row]);
     remember(id);
     return { sid: id, authTime: Math.floor(now.getTime() / 1000), expiresAt: Math.floor(expiresAt.getTime() / 1000) };
   }
@@ -168,18 +178,7 @@ export function createSessionService(deps: {
     // The superseded token's revocation, the session row and the activity entry: one commit (issue 51).
     const revoke = (writes: readonly Statement[]) =>
       revocations.revoke(claims.jti, claims.exp + (claims.grace ?? jwtRefreshGraceSeconds.seconds), supersededAt, writes);
-    const audited = activity.statements(audit, context);
-    let recordApart = !audited;
-    try {
-      await revoke([row, ...(audited ?? [])]);
-    } catch (err) {
-      if (!audited) throw err;
-      // As a sign-in's: an activity row never fails a refresh.
-      log.warn({ err: (err as Error).message }, 'could not write a refresh\'s activity row with its session: written apart');
-      await revoke([row]);
-      recordApart = true;
-    }
-    if (recordApart) await activity.record(audit, context);
+    await withAudit(revoke, row, audit, context);
     remember(claims.sid);
     return { ok: true, session: { sid: claims.sid, authTime: claims.auth_time, expiresAt: Math.floor(endsAt / 1000) } };
   }
