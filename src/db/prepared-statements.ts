@@ -2,7 +2,8 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { sqlDate } from './sql-date';
 import { withLiterals, type StatementValue } from './sql-literals';
 import { transactionWithRetry } from './transaction-retry';
-import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_CACHE_KIB } from './sequelize';
+import { SQLITE_CACHE_KIB } from './sequelize';
+import { LOCK_TRY_MS, retryWhileBusy } from './sqlite-busy';
 import { oneAtATime } from '../util/one-at-a-time';
 
 export type { StatementValue };
@@ -52,17 +53,6 @@ interface SqliteModule {
 const KEPT_STATEMENTS = 64;
 
 const instances = new WeakMap<Sequelize, PreparedStatements>();
-
-/**
- * A write on the statements' connection waits for SQLite's write lock at most this long inside SQLite (on a pool
- * thread, at the head of the statements' queue); then it lets go of both, sleeps on the main thread and tries again,
- * until SQLITE_BUSY_TIMEOUT_MS has passed. Waiting in SQLite for the whole timeout held the queue: a transaction
- * that held the lock and then read through these statements waited for its own waiter, both for 10 s.
- */
-const LOCK_TRY_MS = 20;
-const LOCK_RETRY_PAUSE_MS = 5;
-
-const isBusy = (err: unknown) => (err as { code?: string } | null)?.code === 'SQLITE_BUSY';
 
 /**
  * The hot paths' hand-written statements (issue 51): every sign-in's SSO domain and user reads and the session
@@ -174,18 +164,11 @@ function sqliteStatements(sequelize: Sequelize, storage: string): PreparedStatem
    */
   const inTurn = oneAtATime();
 
-  /** A write in its turn, again after a pause while another connection holds the lock (LOCK_TRY_MS). */
-  async function writeInTurn<T>(work: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-    for (;;) {
-      try {
-        return await inTurn(work);
-      } catch (err) {
-        if (!isBusy(err) || Date.now() >= deadline) throw err;
-        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS));
-      }
-    }
-  }
+  /**
+   * A write in its turn, tried again after a pause while another connection holds the lock (sqlite-busy.ts):
+   * each try lets go of the queue, so a transaction holding the lock can read through these statements.
+   */
+  const writeInTurn = <T>(work: () => Promise<T>): Promise<T> => retryWhileBusy(() => inTurn(work));
 
   const close = sequelize.close.bind(sequelize);
   sequelize.close = async () => {

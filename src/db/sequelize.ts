@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { connectionOptions } from './connection-options';
 import { routeReads } from './read-replicas';
 import { oneAtATime } from '../util/one-at-a-time';
-import { tableInfoCache, type SqliteStatements } from './sqlite-table-info';
+import { tableInfoCache } from './sqlite-table-info';
+import { retryStatementsWhileBusy, type SqliteCallbackStatements } from './sqlite-busy';
 
-export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 /**
  * SQLite's page cache per connection, in KiB (a negative cache_size). The default, 2 MiB, holds no index of
  * a large users table, so every admin search read its pages again from the OS: at 100,000 users the scan of
@@ -14,8 +14,8 @@ export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
  */
 export const SQLITE_CACHE_KIB = 32 * 1024;
 
-interface SqliteConnection extends SqliteStatements {
-  configure(option: 'busyTimeout', value: number): void;
+interface SqliteConnection extends SqliteCallbackStatements {
+  exec(sql: string, ...rest: unknown[]): unknown;
 }
 
 interface SqliteConnectionManager {
@@ -53,10 +53,11 @@ export function createSequelize(databaseUrl: string | undefined, logger: Logger,
 
 /**
  * Settings every SQLite connection gets as it opens (Sequelize opens one per transaction besides the
- * shared one). Without a busy timeout, parallel writers fail with SQLITE_BUSY instead of waiting their
- * turn; WAL lets readers proceed during a write. Sequelize's SQLite dialect opens its connections without
- * running the `afterConnect` hook, so this wraps the step that opens them; it also has the connection answer
- * the dialect's column-type questions from memory (sqlite-table-info.ts).
+ * shared one). Without a wait for the lock, parallel writers fail with SQLITE_BUSY instead of waiting their
+ * turn; they wait in short tries, between them on the main thread (sqlite-busy.ts). WAL lets readers proceed
+ * during a write. Sequelize's SQLite dialect opens its connections without running the `afterConnect` hook, so
+ * this wraps the step that opens them; it also has the connection answer the dialect's column-type questions
+ * from memory (sqlite-table-info.ts).
  */
 function configureSqliteConnections(sequelize: Sequelize, onDisk: boolean): void {
   const manager = (sequelize as unknown as { connectionManager: SqliteConnectionManager }).connectionManager;
@@ -65,9 +66,9 @@ function configureSqliteConnections(sequelize: Sequelize, onDisk: boolean): void
   const configured = new WeakMap<SqliteConnection, Promise<void>>();
   const tableInfo = tableInfoCache();
   const configure = async (connection: SqliteConnection) => {
+    retryStatementsWhileBusy(connection);
     tableInfo.attach(connection);
     const run = (sql: string) => new Promise<void>((resolve, reject) => connection.run(sql, (err: Error | null) => (err ? reject(err) : resolve())));
-    connection.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
     await run(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
     if (onDisk) await run('PRAGMA journal_mode = WAL');
   };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { closedPort } from './ports';
+import { closedPort, closedPortPair } from './ports';
 import { stopped } from './redis-server';
 
 /**
@@ -42,6 +42,31 @@ function spawnRedis(dir: string, args: string[]): ChildProcess {
   return spawn('redis-server', args, { cwd: dir, stdio: 'ignore' });
 }
 
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/**
+ * A redis-server in its own directory under `base`, answering PING. Should it exit before it answers (its port
+ * was taken between choosing and binding), it is started again on another port, so a busy host cannot fail
+ * the test by a race for a port.
+ */
+async function startServer(base: string, choosePort: () => Promise<number>, argsFor: (port: number, dir: string) => string[]): Promise<RedisProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await choosePort();
+    const dir = path.join(base, String(port));
+    fs.mkdirSync(dir);
+    const server = { port, process: spawnRedis(dir, argsFor(port, dir)) };
+    let answered = false;
+    try {
+      await waitFor(`redis ${port}`, async () => exited(server.process) || (answered = (await redisCli(port, 'ping')) === 'PONG'));
+    } catch (err) {
+      await kill(server);
+      throw err;
+    }
+    if (answered) return server;
+    if (attempt === 5) throw new Error(`redis-server exited at start on five ports (last ${port})`);
+  }
+}
+
 async function kill(server: RedisProcess): Promise<void> {
   server.process.kill('SIGCONT');
   server.process.kill('SIGKILL');
@@ -73,20 +98,15 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
   try {
     for (let i = 0; i < 6; i++) {
-      const port = await closedPort();
-      const dir = path.join(base, String(port));
-      fs.mkdirSync(dir);
-      servers.push({
-        port,
-        process: spawnRedis(dir, [
+      servers.push(
+        await startServer(base, () => closedPortPair(10_000), (port, dir) => [
           '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
           // Fast failover for the test; a replica may be promoted however long its link was down (a test freezes it).
           '--cluster-node-timeout', '1000', '--cluster-replica-validity-factor', '0',
           '--save', '', '--appendonly', 'no', '--dir', dir,
         ]),
-      });
+      );
     }
-    for (const server of servers) await waitFor(`redis ${server.port}`, async () => (await redisCli(server.port, 'ping')) === 'PONG');
     await exec('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
   } catch (err) {
     await stop();
@@ -169,12 +189,8 @@ export async function startRedisSentinelSet(): Promise<RedisSentinelSet> {
     fs.rmSync(base, { recursive: true, force: true });
   };
   const dataServer = async (extra: string[]) => {
-    const port = await closedPort();
-    const dir = path.join(base, String(port));
-    fs.mkdirSync(dir);
-    const server = { port, process: spawnRedis(dir, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra]) };
+    const server = await startServer(base, closedPort, (port, dir) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra]);
     all.push(server);
-    await waitFor(`redis ${port}`, async () => (await redisCli(port, 'ping')) === 'PONG');
     return server;
   };
   try {
