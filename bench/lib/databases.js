@@ -24,25 +24,32 @@ async function mysqlAvailable(url) {
  */
 const MYSQL_BUFFER_POOL_MIB = Number(process.env.BENCH_MYSQL_BUFFER_POOL_MIB || 2048);
 /**
- * A database of that name is used and kept (created when missing), so a million users are loaded once for
- * several runs (the load takes half an hour with the search's trigram triggers); by default a scratch one is
- * created and dropped.
+ * The growth step's database of that name is used and kept (created when missing), so a million users are loaded
+ * once for several runs (the load takes half an hour with the search's trigram triggers); by default, and for
+ * every step that needs an empty database (import, webhooks, dashboard), a scratch one is created and dropped.
  */
 const MYSQL_KEPT_DATABASE = process.env.BENCH_MYSQL_DATABASE || '';
 
-async function withMysqlDatabase(fn) {
+/**
+ * Calls `fn(url, jwtSecret)` with a database for the step. The secret is random for a scratch database; for the kept
+ * one it is derived from its name, since the service encrypts its signing keys in the database with JWT_SECRET and
+ * a later run must read them.
+ */
+async function withMysqlDatabase(fn, { kept = false } = {}) {
   const mysql = require('mysql2/promise');
-  const name = MYSQL_KEPT_DATABASE || `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const keep = kept && MYSQL_KEPT_DATABASE !== '';
+  const name = keep ? MYSQL_KEPT_DATABASE : `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const jwtSecret = keep ? crypto.createHash('sha256').update(`auth-service bench database ${name}`).digest('hex') : crypto.randomBytes(32).toString('hex');
   const connection = await mysql.createConnection(MYSQL_URL);
   await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const [[{ pool }]] = await connection.query('SELECT @@innodb_buffer_pool_size AS pool');
   if (pool < MYSQL_BUFFER_POOL_MIB * MiB) await connection.query(`SET GLOBAL innodb_buffer_pool_size = ${MYSQL_BUFFER_POOL_MIB * MiB}`);
   log(`  mysql: InnoDB buffer pool ${Math.round(pool / MiB)} MiB, ${pool < MYSQL_BUFFER_POOL_MIB * MiB ? `raised to ${MYSQL_BUFFER_POOL_MIB} MiB for the step` : 'kept'}`);
   try {
-    return await fn(`${MYSQL_URL.replace(/\/$/, '')}/${name}`);
+    return await fn(`${MYSQL_URL.replace(/\/$/, '')}/${name}`, jwtSecret);
   } finally {
     if (pool < MYSQL_BUFFER_POOL_MIB * MiB) await connection.query(`SET GLOBAL innodb_buffer_pool_size = ${pool}`);
-    if (MYSQL_KEPT_DATABASE) log(`  mysql: database ${name} kept (BENCH_MYSQL_DATABASE)`);
+    if (keep) log(`  mysql: database ${name} kept (BENCH_MYSQL_DATABASE)`);
     else await connection.query(`DROP DATABASE \`${name}\``);
     await connection.end();
   }

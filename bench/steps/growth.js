@@ -102,7 +102,7 @@ async function measureGrowthEverywhere(dir) {
   const out = { sqlite: await measureGrowth('sqlite', sqliteEnv(dir, 'growth').DATABASE_URL, { DATA_DIR: dir, JWT_SECRET: crypto.randomBytes(32).toString('hex') }) };
   if (await mysqlAvailable(MYSQL_URL)) {
     log(`growth: ${GROWTH_USERS_MYSQL} users on MariaDB…`);
-    out.mysql = await withMysqlDatabase((url) => measureGrowth('mysql', url, { DATA_DIR: dir, JWT_SECRET: crypto.randomBytes(32).toString('hex') }, GROWTH_USERS_MYSQL));
+    out.mysql = await withMysqlDatabase((url, jwtSecret) => measureGrowth('mysql', url, { DATA_DIR: dir, JWT_SECRET: jwtSecret }, GROWTH_USERS_MYSQL), { kept: true });
   } else log(`MariaDB at ${MYSQL_URL} not reachable: growth step on SQLite only`);
   return out;
 }
