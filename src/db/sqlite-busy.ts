@@ -19,7 +19,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 export const LOCK_TRY_MS = 20;
 const LOCK_RETRY_PAUSE_MS = 5;
 
-export const isBusy = (err: unknown): boolean => (err as { code?: string } | null)?.code === 'SQLITE_BUSY';
+const isBusy = (err: unknown): boolean => (err as { code?: string } | null)?.code === 'SQLITE_BUSY';
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS));
 
@@ -46,8 +46,8 @@ export interface SqliteCallbackStatements {
 
 /**
  * Gives a node-sqlite3 connection the wait above: its `run` and `all` (what Sequelize's dialect calls) answer
- * their callback once the statement ran or the deadline passed. The callback keeps its `this` (the statement:
- * an INSERT's lastID and a write's changes).
+ * their callback once the statement ran or the deadline passed (retryWhileBusy). The callback keeps its `this`
+ * (the statement: an INSERT's lastID and a write's changes).
  */
 export function retryStatementsWhileBusy(connection: SqliteCallbackStatements): void {
   connection.configure('busyTimeout', LOCK_TRY_MS);
@@ -57,13 +57,20 @@ export function retryStatementsWhileBusy(connection: SqliteCallbackStatements): 
       const callback = rest.at(-1);
       if (typeof callback !== 'function') return original(sql, ...rest);
       const args = rest.slice(0, -1);
-      const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-      const attempt = (): unknown =>
-        original(sql, ...args, function (this: unknown, err: Error | null, result?: unknown) {
-          if (isBusy(err) && Date.now() < deadline) setTimeout(attempt, LOCK_RETRY_PAUSE_MS);
-          else (callback as Callback).call(this, err, result);
-        });
-      return attempt();
+      let statement: unknown;
+      const attempt = () =>
+        new Promise<unknown>((resolve, reject) =>
+          original(sql, ...args, function (this: unknown, err: Error | null, result?: unknown) {
+            statement = this;
+            if (err) reject(err);
+            else resolve(result);
+          }),
+        );
+      retryWhileBusy(attempt).then(
+        (result) => (callback as Callback).call(statement, null, result),
+        (err: Error) => (callback as Callback).call(statement, err),
+      );
+      return connection;
     };
   }
 }
